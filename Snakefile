@@ -1,0 +1,34 @@
+# rlsbench: the whole workflow. This file only sets up and includes one rule file per stage.
+# Run:  snakemake --cores N [--configfile config/paper.yaml]
+from snakemake.utils import min_version
+
+min_version("8.20")
+
+
+configfile: "config/config.yaml"
+
+
+report: "workflow/report/workflow.rst"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/datasets.smk"
+include: "workflow/rules/select.smk"
+include: "workflow/rules/aggregate.smk"
+include: "workflow/rules/report.smk"
+include: "workflow/rules/scaling.smk"
+include: "workflow/rules/buteneers.smk"
+include: "workflow/rules/ramona.smk"
+include: "workflow/rules/sunyao.smk"
+
+
+# Each part's rule file defines <PART>_TARGETS (empty when its config section is absent or
+# disabled), so `snakemake` with no target builds every enabled part.
+rule all:
+    input:
+        MAIN_TARGETS,
+        SCALING_TARGETS,
+        BUTENEERS_TARGETS,
+        RAMONA_TARGETS,
+        SUNYAO_TARGETS,
+    default_target: True

@@ -1,0 +1,70 @@
+"""The record every selector returns: the forward path of a selection run.
+
+All selectors (greedy RLS, its baselines, and the other papers' methods) return a
+:class:`SelectionPath`, so that the evaluation protocol can score a held-out fold after every
+addition without refitting from scratch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class SelectionPath:
+    """Features in the order chosen, with the model after every addition.
+
+    Shapes use ``k`` = number of steps, ``t`` = number of outputs (absent for a single output).
+
+    Parameters
+    ----------
+    selected : ndarray of shape (k,), int
+        Feature indices (columns of X) in selection order.
+    criterion : ndarray of shape (k,)
+        The method's own selection criterion after each addition (LOO error for the RLS
+        selectors; NaN where a method has none).
+    loo_mse : ndarray of shape (k,)
+        Mean squared LOO error after each addition, summed over outputs (NaN where unknown).
+    coef_path : ndarray of shape (k, k) or (k, k, t)
+        Row ``s`` holds the weights of ``selected[:s + 1]`` (columns beyond ``s`` are zero).
+    intercept_path : ndarray of shape (k,) or (k, t)
+        Constant added to the decision value after each addition (``bias * w_bias`` for RLS
+        with a bias feature; zero without).
+    alphas : ndarray of shape (k,)
+        Regularization parameter λ of the model after each addition (constant for the RLS
+        selectors; re-chosen per step by e.g. Buteneers et al.'s FFS).
+    info : dict
+        Method-specific extras (e.g. ``{"n_candidates_scored": ...}``); never needed to score.
+    """
+
+    selected: np.ndarray
+    criterion: np.ndarray
+    loo_mse: np.ndarray
+    coef_path: np.ndarray
+    intercept_path: np.ndarray
+    alphas: np.ndarray
+    info: dict = field(default_factory=dict)
+
+    @property
+    def n_steps(self) -> int:
+        return int(self.selected.shape[0])
+
+    def decision_path(self, X) -> np.ndarray:
+        """Decision values of the model after every addition.
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (k, n_samples) or (k, n_samples, t)
+        """
+        X = np.asarray(X, dtype=np.float64)
+        Xs = X[:, self.selected]  # (n_samples, k)
+        if self.coef_path.ndim == 2:
+            # Row s of coef_path is zero beyond s, so one product gives every step.
+            return self.coef_path @ Xs.T + self.intercept_path[:, None]
+        return np.einsum("skt,mk->smt", self.coef_path, Xs) + self.intercept_path[:, None, :]

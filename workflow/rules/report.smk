@@ -1,0 +1,2 @@
+# placeholder: owned by the issue that builds this stage
+MAIN_TARGETS = []

@@ -1,0 +1,1 @@
+# placeholder: owned by the issue that builds this stage
