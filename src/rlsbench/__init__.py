@@ -4,4 +4,23 @@ from .path import SelectionPath
 
 __version__ = "0.1.0"
 
-__all__ = ["SelectionPath", "__version__"]
+__all__ = [
+    "GreedyRLS",
+    "LowRankLSSVM",
+    "RandomSelector",
+    "SelectionPath",
+    "WrapperRLS",
+    "__version__",
+]
+
+_ESTIMATORS = ("GreedyRLS", "LowRankLSSVM", "RandomSelector", "WrapperRLS")
+
+
+def __getattr__(name):
+    # The estimators pull in scikit-learn; import them on first use so that light modules
+    # (rlsbench.path, rlsbench._io) stay cheap to import in workflow scripts.
+    if name in _ESTIMATORS:
+        from . import estimators
+
+        return getattr(estimators, name)
+    raise AttributeError(f"module 'rlsbench' has no attribute {name!r}")

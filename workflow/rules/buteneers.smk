@@ -1,2 +1,98 @@
-# placeholder: owned by the issue that builds this part
-BUTENEERS_TARGETS = []
+# Buteneers et al. (issue 6): K-fold λ search at a cost independent of M, FFS/BFS with λ per
+# candidate set, and the baselines LARS / OP-LR / OP-RR, on the structure of Tables 3-6 plus a
+# timing table against M and N. One job per task (all methods of one task run in the same
+# process, so their times compare), one timing job, one table job; `buteneers_publish` copies
+# the tables of the paper run to results/paper/buteneers/.
+BUTENEERS_DIR = f"{RUNDIR}/buteneers"
+BUTENEERS_PUBLISH_DIR = "results/paper/buteneers"
+BUTENEERS_OUTPUTS = ("tables.md", "results.csv", "timing.csv")
+
+if part_enabled("buteneers"):
+    validate(config["buteneers"], "../schemas/buteneers.schema.yaml")
+    BUTENEERS = config["buteneers"]
+    BUTENEERS_TARGETS = [f"{BUTENEERS_DIR}/{name}" for name in BUTENEERS_OUTPUTS]
+else:
+    BUTENEERS = {"tasks": {}}
+    BUTENEERS_TARGETS = []
+
+
+def buteneers_task_spec(name):
+    try:
+        return BUTENEERS["tasks"][name]
+    except KeyError:
+        raise ValueError(
+            f"config key buteneers.tasks: no task {name!r}; known: {', '.join(BUTENEERS['tasks'])}"
+        ) from None
+
+
+def buteneers_task_input(wildcards):
+    spec = buteneers_task_spec(wildcards.task)
+    return {"data": f"results/datasets/prepared/{spec['dataset']}.npz"} if "dataset" in spec else {}
+
+
+def buteneers_common():
+    keys = ("seed", "methods", "fs_max_seconds")
+    return {k: BUTENEERS[k] for k in keys if k in BUTENEERS}
+
+
+rule buteneers_task:
+    input:
+        unpack(buteneers_task_input),
+    output:
+        table=f"{BUTENEERS_DIR}/tasks/{{task}}.csv",
+    log:
+        f"{BUTENEERS_DIR}/logs/task_{{task}}.log",
+    benchmark:
+        f"{BUTENEERS_DIR}/benchmarks/task_{{task}}.tsv"
+    threads: 1
+    params:
+        task=lambda wc: buteneers_task_spec(wc.task),
+        common=buteneers_common(),
+    script:
+        "../scripts/buteneers_task.py"
+
+
+rule buteneers_timing:
+    output:
+        table=f"{BUTENEERS_DIR}/timing.csv",
+    log:
+        f"{BUTENEERS_DIR}/logs/timing.log",
+    benchmark:
+        f"{BUTENEERS_DIR}/benchmarks/timing.tsv"
+    threads: 1
+    params:
+        timing=BUTENEERS.get("timing", {}),
+        seed=BUTENEERS.get("seed", 0),
+    script:
+        "../scripts/buteneers_timing.py"
+
+
+rule buteneers_tables:
+    input:
+        tasks=expand(f"{BUTENEERS_DIR}/tasks/{{task}}.csv", task=list(BUTENEERS["tasks"])),
+        timing=rules.buteneers_timing.output.table,
+    output:
+        tables=report(f"{BUTENEERS_DIR}/tables.md", caption="../report/buteneers_tables.rst",
+                      category="Buteneers"),
+        results=report(f"{BUTENEERS_DIR}/results.csv", caption="../report/buteneers_results.rst",
+                       category="Buteneers"),
+    log:
+        f"{BUTENEERS_DIR}/logs/tables.log",
+    script:
+        "../scripts/buteneers_tables.py"
+
+
+rule buteneers_all:
+    input:
+        BUTENEERS_TARGETS,
+
+
+rule buteneers_publish:
+    input:
+        [f"{BUTENEERS_DIR}/{name}" for name in BUTENEERS_OUTPUTS],
+    output:
+        [f"{BUTENEERS_PUBLISH_DIR}/{name}" for name in BUTENEERS_OUTPUTS],
+    log:
+        f"{BUTENEERS_DIR}/logs/publish.log",
+    script:
+        "../scripts/buteneers_publish.py"

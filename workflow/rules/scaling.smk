@@ -1,2 +1,223 @@
-# placeholder: owned by the issue that builds this part
-SCALING_TARGETS = []
+# Runtime scaling study (issue 5): Pahikkala et al. (2010), Section 4.1, Figs. 1-3, against
+# the wrappers and scikit-learn's SequentialFeatureSelector.
+#
+# Each timing point (method, threads, m, n, k) is one job, benchmarked by Snakemake with
+# `repeat(..., repeats)`. A point depends on the next smaller point of its sweep: from that
+# point's measured time and the method's known exponent the job predicts its own time and is
+# recorded as skipped, with the reason, when the prediction exceeds `budget.point_s`; a hard
+# limit `budget.timeout_s` stops a run that overshoots anyway (then all larger points skip).
+# Threads: the wildcard `t1` is the single-threaded variant, `t2`, `t4`, ... multi-threaded.
+import dataclasses
+
+from rlsbench.scaling import SCALING_METHODS, plan_points, point_key
+
+SCALING_DIR = f"{RUNDIR}/scaling"
+SCALING_PUBLISH_DIR = "results/paper/scaling"
+
+if part_enabled("scaling"):
+    validate(config["scaling"], "../schemas/scaling.schema.yaml")
+    SCALING = config["scaling"]
+    SCALING_POINTS = plan_points(SCALING)
+else:
+    SCALING = {"sweeps": {}, "repeats": 1}
+    SCALING_POINTS = {}
+
+SCALING_POINT_STEM = "{method}/t{threads}/m{m}_n{n}_k{k}"
+SCALING_FIGURES = [
+    f"{SCALING_DIR}/figures/{sweep}_{scale}.png"
+    for sweep, spec in SCALING["sweeps"].items()
+    for scale in spec.get("figures", ["log"])
+]
+SCALING_TABLES = {
+    name: f"{SCALING_DIR}/tables/{name.replace('_csv', '.csv').replace('_md', '.md')}"
+    for name in (
+        "exponents_csv", "exponents_md", "speedups_csv", "speedups_md",
+        "timings_csv", "timings_md", "paper_csv", "paper_md",
+    )
+}
+SCALING_TARGETS = (
+    [*SCALING_FIGURES, *SCALING_TABLES.values(), f"{SCALING_DIR}/tables/agreement.md"]
+    if part_enabled("scaling")
+    else []
+)
+
+
+def scaling_point_of(wildcards):
+    key = point_key(wildcards.method, wildcards.threads, wildcards.m, wildcards.n, wildcards.k)
+    if key not in SCALING_POINTS:
+        raise ValueError(f"scaling point {key} is not in any sweep of config['scaling']['sweeps']")
+    return SCALING_POINTS[key]
+
+
+def scaling_previous(wildcards):
+    previous = scaling_point_of(wildcards).previous
+    return {"previous": f"{SCALING_DIR}/points/{previous}.json"} if previous else {}
+
+
+def scaling_threads(wildcards):
+    # exclusive: the job reserves every core so no other job disturbs its timing; it still
+    # uses only its wildcard's thread count (capped in the script).
+    return workflow.cores if SCALING.get("exclusive", False) else int(wildcards.threads)
+
+
+rule scaling_point:
+    input:
+        unpack(scaling_previous),
+    output:
+        record=f"{SCALING_DIR}/points/{SCALING_POINT_STEM}.json",
+    log:
+        f"{SCALING_DIR}/logs/points/{SCALING_POINT_STEM}.log",
+    benchmark:
+        repeat(f"{SCALING_DIR}/benchmarks/{SCALING_POINT_STEM}.tsv", SCALING["repeats"])
+    wildcard_constraints:
+        method="|".join(SCALING_METHODS),
+        threads=r"\d+",
+        m=r"\d+",
+        n=r"\d+",
+        k=r"\d+",
+    threads: scaling_threads
+    params:
+        point=lambda wc: {
+            f.name: getattr(scaling_point_of(wc), f.name)
+            for f in dataclasses.fields(scaling_point_of(wc))
+            if f.name != "sweeps"  # membership in sweeps must not re-trigger a timing
+        },
+        cfg=lambda wc: {
+            "alpha": SCALING["alpha"],
+            "seed": SCALING["seed"],
+            "budget": SCALING["budget"],
+            "methods": {wc.method: SCALING["methods"][wc.method]},
+        },
+    script:
+        "../scripts/scaling_point.py"
+
+
+rule scaling_collect:
+    input:
+        records=[f"{SCALING_DIR}/points/{key}.json" for key in SCALING_POINTS],
+        benchmarks=[f"{SCALING_DIR}/benchmarks/{key}.tsv" for key in SCALING_POINTS],
+    output:
+        points=f"{SCALING_DIR}/tables/points.csv",
+        provenance=f"{SCALING_DIR}/tables/provenance.json",
+    log:
+        f"{SCALING_DIR}/logs/collect.log",
+    benchmark:
+        f"{SCALING_DIR}/benchmarks/collect.tsv"
+    params:
+        sweeps_of={key: list(point.sweeps) for key, point in SCALING_POINTS.items()},
+        seed=SCALING.get("seed"),
+    script:
+        "../scripts/scaling_collect.py"
+
+
+rule scaling_agreement:
+    input:
+        points=rules.scaling_collect.output.points,
+    output:
+        csv=f"{SCALING_DIR}/tables/agreement.csv",
+        md=report(
+            f"{SCALING_DIR}/tables/agreement.md",
+            caption="../report/scaling_agreement.rst",
+            category="Scaling",
+            subcategory="Tables",
+        ),
+    log:
+        f"{SCALING_DIR}/logs/agreement.log",
+    benchmark:
+        f"{SCALING_DIR}/benchmarks/agreement.tsv"
+    params:
+        excluded=[n for n, m in SCALING_METHODS.items() if not m.comparable],
+    script:
+        "../scripts/scaling_agreement.py"
+
+
+rule scaling_tables:
+    input:
+        points=rules.scaling_collect.output.points,
+        agreement=rules.scaling_agreement.output.csv,  # tables only from agreeing selections
+    output:
+        exponents_csv=SCALING_TABLES["exponents_csv"],
+        exponents_md=report(
+            SCALING_TABLES["exponents_md"],
+            caption="../report/scaling_exponents.rst",
+            category="Scaling",
+            subcategory="Tables",
+        ),
+        speedups_csv=SCALING_TABLES["speedups_csv"],
+        speedups_md=report(
+            SCALING_TABLES["speedups_md"],
+            caption="../report/scaling_speedups.rst",
+            category="Scaling",
+            subcategory="Tables",
+        ),
+        timings_csv=SCALING_TABLES["timings_csv"],
+        timings_md=SCALING_TABLES["timings_md"],
+        paper_csv=SCALING_TABLES["paper_csv"],
+        paper_md=report(
+            SCALING_TABLES["paper_md"],
+            caption="../report/scaling_paper.rst",
+            category="Scaling",
+            subcategory="Tables",
+        ),
+    log:
+        f"{SCALING_DIR}/logs/tables.log",
+    benchmark:
+        f"{SCALING_DIR}/benchmarks/tables.tsv"
+    params:
+        cfg=SCALING,
+    script:
+        "../scripts/scaling_tables.py"
+
+
+rule scaling_figure:
+    input:
+        points=rules.scaling_collect.output.points,
+        agreement=rules.scaling_agreement.output.csv,
+    output:
+        report(
+            f"{SCALING_DIR}/figures/{{sweep}}_{{scale}}.png",
+            caption="../report/scaling_figure.rst",
+            category="Scaling",
+            subcategory="Figures",
+            labels={"sweep": "{sweep}", "axes": "{scale}"},
+        ),
+    log:
+        f"{SCALING_DIR}/logs/figure_{{sweep}}_{{scale}}.log",
+    wildcard_constraints:
+        sweep="|".join(SCALING["sweeps"]) or "(?!)",
+        scale="linear|log",
+    benchmark:
+        f"{SCALING_DIR}/benchmarks/figure_{{sweep}}_{{scale}}.tsv"
+    params:
+        cfg=SCALING,
+        labels={name: m.label for name, m in SCALING_METHODS.items()},
+    script:
+        "../scripts/scaling_figure.py"
+
+
+rule scaling_all:
+    input:
+        SCALING_TARGETS,
+
+
+# The committed copy of a run (normally: --configfile config/paper.yaml), never refreshed by
+# the run itself: `snakemake scaling_publish --configfile config/paper.yaml --cores 2`.
+SCALING_PUBLISHED = [
+    *SCALING_FIGURES,
+    *SCALING_TABLES.values(),
+    f"{SCALING_DIR}/tables/agreement.csv",
+    f"{SCALING_DIR}/tables/agreement.md",
+    f"{SCALING_DIR}/tables/points.csv",
+    f"{SCALING_DIR}/tables/provenance.json",
+]
+
+
+rule scaling_publish:
+    input:
+        SCALING_PUBLISHED,
+    output:
+        [path.replace(SCALING_DIR, SCALING_PUBLISH_DIR, 1) for path in SCALING_PUBLISHED],
+    log:
+        f"{SCALING_DIR}/logs/publish.log",
+    script:
+        "../scripts/scaling_publish.py"

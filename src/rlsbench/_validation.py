@@ -1,0 +1,114 @@
+"""Input checks shared by the RLS core and every selector.
+
+Each check raises ``ValueError`` whose message starts with the name of the offending
+parameter, so that a bad call is diagnosed from the message alone.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from sklearn.utils import check_array
+
+CRITERIA = ("squared", "zero_one")
+
+
+def check_X_y(X, y):
+    """Validate a training set.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,) or (n_samples, n_targets)
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features), float64
+    y : ndarray of shape (n_samples,) or (n_samples, n_targets), float64
+    """
+    X = check_array(X, dtype=np.float64, input_name="X", ensure_min_samples=2)
+    y = check_array(y, dtype=np.float64, input_name="y", ensure_2d=False)
+    if y.ndim not in (1, 2):
+        raise ValueError(f"y must have shape (n_samples,) or (n_samples, n_targets), got {y.shape}")
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(
+            f"y has {y.shape[0]} samples but X has {X.shape[0]}: X and y must have the same "
+            "number of rows (samples)"
+        )
+    if y.ndim == 2 and y.shape[1] == 0:
+        raise ValueError("y has zero targets (columns)")
+    return X, y
+
+
+def check_alpha(alpha, name="alpha"):
+    """λ must be a finite real > 0."""
+    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real):
+        raise ValueError(f"{name} must be a real number > 0, got {alpha!r}")
+    alpha = float(alpha)
+    if not np.isfinite(alpha) or alpha <= 0:
+        raise ValueError(f"{name} must be a finite real number > 0 (the λ of RLS), got {alpha!r}")
+    return alpha
+
+
+def check_alphas(alphas):
+    """A non-empty grid of λ values, each > 0."""
+    alphas = np.asarray(alphas, dtype=np.float64).ravel()
+    if alphas.size == 0:
+        raise ValueError("alphas must hold at least one λ value")
+    if not np.all(np.isfinite(alphas)) or np.any(alphas <= 0):
+        bad = alphas[~(np.isfinite(alphas) & (alphas > 0))][0]
+        raise ValueError(f"alphas must all be finite and > 0 (λ of RLS), got {bad!r}")
+    return alphas
+
+
+def check_bias(bias):
+    if isinstance(bias, bool) or not isinstance(bias, numbers.Real) or not np.isfinite(bias):
+        raise ValueError(f"bias must be a finite real number (0 = no bias feature), got {bias!r}")
+    return float(bias)
+
+
+def check_k(k, n_features, name="k"):
+    """Number of features to select: an int in [1, n_features]."""
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+        raise ValueError(f"{name} must be an integer, got {k!r}")
+    k = int(k)
+    if k < 1:
+        raise ValueError(f"{name} must be >= 1, got {k}")
+    if k > n_features:
+        raise ValueError(
+            f"{name}={k} is larger than the number of features n_features={n_features}"
+        )
+    return k
+
+
+def check_criterion(criterion, y):
+    """Validate the criterion name and, for ``zero_one``, the labels it needs.
+
+    ``zero_one`` needs labels in {-1, +1}: one column with both classes, or a one-vs-rest
+    coding in which at least two classes (arg-max columns) occur.
+    """
+    if criterion not in CRITERIA:
+        raise ValueError(f"criterion must be one of {CRITERIA}, got {criterion!r}")
+    if criterion == "zero_one":
+        if not np.all((y == 1.0) | (y == -1.0)):
+            raise ValueError("criterion='zero_one' needs labels y in {-1, +1}")
+        if y.ndim == 1 or y.shape[1] == 1:
+            n_classes = np.unique(y).size
+        else:
+            n_classes = np.unique(np.argmax(y, axis=1)).size
+        if n_classes < 2:
+            raise ValueError(
+                "criterion='zero_one' needs at least two classes in y, got a single class"
+            )
+    return criterion
+
+
+def check_problem(X, y, k, alpha, bias, criterion):
+    """All checks of a selector call; returns the validated values."""
+    X, y = check_X_y(X, y)
+    k = check_k(k, X.shape[1])
+    alpha = check_alpha(alpha)
+    bias = check_bias(bias)
+    criterion = check_criterion(criterion, y)
+    return X, y, k, alpha, bias, criterion

@@ -1,0 +1,20 @@
+"""Backward feature elimination with λ per candidate set (Buteneers et al., Section 3.1), eigen variant."""
+
+from __future__ import annotations
+
+from ..ridgecv.ffs_bfs import run_for_protocol
+from . import Method, register
+
+
+def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
+    """Path of BFS (features in reverse order of removal); ``alpha``/``criterion`` ignored."""
+    return run_for_protocol(X, y, k=k, bias=bias, seed=seed, direction="backward")
+
+
+register(Method(
+    name="bfs",
+    run=run,
+    description="Buteneers et al. backward elimination, 10-fold CV λ per candidate set (eigen + Sherman-Morrison)",
+    own_alpha=True,
+    memory_bytes=lambda m, n, k: 8 * (m * n + 4 * 10 * (n + 1) ** 2 + 3 * 50 * n * n),
+))

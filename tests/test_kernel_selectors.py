@@ -1,0 +1,157 @@
+"""Rankers of Ramona et al. (2012): toy-problem behaviour, ascent, sklearn contract, registry."""
+
+import numpy as np
+import pytest
+from threadpoolctl import threadpool_limits
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from rlsbench.kernel.alignment import encode_labels
+from rlsbench.kernel.selectors import (
+    KFDS,
+    SAS,
+    SCSS,
+    SFS,
+    FisherScore,
+    criterion_value_grad,
+    fisher_scores,
+    scale_factor_ascent,
+)
+from rlsbench.kernel.kernels import ScaledKernel
+from rlsbench.kernel.toy import make_weston_linear, make_weston_nonlinear
+from rlsbench.kernel.wrappers import AROM, SVMRFE, joachims_C
+
+
+@pytest.fixture(autouse=True)
+def _one_blas_thread():
+    # small matrices: BLAS threads only add contention on the shared CI machine
+    with threadpool_limits(limits=1):
+        yield
+
+
+SEEDS = range(10)
+
+
+def _complementary(order):
+    """One feature of each redundant group {0,1,2} and {3,4,5} of the linear toy problem."""
+    a, b = sorted(order[:2])
+    return a < 3 <= b < 6
+
+
+def _rate(make, problem, n, hit):
+    gen = make_weston_linear if problem == "linear" else make_weston_nonlinear
+    return np.mean([hit(make().fit(*gen(n, seed=s)).order_) for s in SEEDS])
+
+
+def test_kfds_finds_the_complementary_pair_where_sas_picks_redundant_features():
+    # Fig. 1(a): KFDS (like AROM and R2W2) selects one feature from each redundant group;
+    # the scaled alignment mostly takes two features of the same group.
+    kfds = _rate(KFDS, "linear", 100, _complementary)
+    sas = _rate(SAS, "linear", 100, _complementary)
+    assert kfds >= 0.8
+    assert sas <= 0.6
+
+
+@pytest.mark.parametrize("make", [AROM, SVMRFE], ids=["arom", "rfe"])
+def test_svm_wrappers_find_the_complementary_pair(make):
+    assert _rate(make, "linear", 50, _complementary) >= 0.8
+
+
+def test_scss_with_rbf_kernel_finds_the_nonlinear_pair_that_fisher_misses():
+    # Fig. 1(b): the two XOR-like features are invisible to the Fisher criterion.
+    def both(order):
+        return set(order[:2].tolist()) == {0, 1}
+
+    assert _rate(lambda: SCSS(kernel="rbf"), "nonlinear", 100, both) >= 0.7
+    assert _rate(FisherScore, "nonlinear", 100, both) <= 0.2
+
+
+@pytest.mark.parametrize("criterion", ["alignment", "separability", "frobenius"])
+def test_ascent_never_lowers_the_criterion(criterion):
+    X, y = make_weston_nonlinear(40, seed=3, n_features=8)
+    X = (X - X.mean(0)) / X.std(0)
+    codes, _, counts = encode_labels(y)
+    kernel = ScaledKernel("rbf", sigma=2.0)
+    w, hist = scale_factor_ascent(X, codes, counts, kernel, criterion, epsilon=4.0, max_iter=30)
+    assert hist.size > 2
+    assert np.all(np.diff(hist) >= 0)
+    assert hist[-1] > hist[0]
+    value, _ = criterion_value_grad(X, codes, counts, w, kernel, criterion, epsilon=4.0)
+    assert value == pytest.approx(hist[-1])
+
+
+def test_block_size_does_not_change_the_ranking():
+    X, y = make_weston_linear(60, seed=1, n_features=30)
+    a = SAS(kernel="rbf", block_size=7).fit(X, y)
+    b = SAS(kernel="rbf", block_size=None).fit(X, y)
+    np.testing.assert_allclose(a.scale_factors_, b.scale_factors_, rtol=1e-8)
+    np.testing.assert_array_equal(a.order_, b.order_)
+
+
+def test_multiclass_ranking_prefers_informative_features():
+    rng = np.random.default_rng(0)
+    y = np.repeat(np.arange(4), 30)
+    X = rng.normal(size=(120, 10))
+    X[:, 7] += 2.0 * y  # the only informative feature
+    for est in [SAS(), SCSS(), SAS(kernel="poly", degree=2), KFDS(), AROM(), FisherScore()]:
+        assert est.fit(X, y).order_[0] == 7, est
+
+
+def test_fisher_score_is_eq_1_for_two_classes():
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(30, 4))
+    y = np.r_[np.zeros(12), np.ones(18)]
+    codes, _, counts = encode_labels(y)
+    a, b = X[y == 0], X[y == 1]
+    expected = (a.mean(0) - b.mean(0)) ** 2 / (a.var(0) + b.var(0))
+    np.testing.assert_allclose(fisher_scores(X, codes, counts), expected)
+
+
+def test_joachims_c_is_inverse_squared_mean_radius():
+    X = np.array([[3.0, 4.0], [0.0, 1.0]])
+    assert joachims_C(X) == pytest.approx(1.0 / 3.0**2)  # mean norm (5 + 1) / 2
+    # RBF: ||φ(x) − φ(0)||² = 2 − 2 exp(−||x||²/2σ²)
+    r = np.sqrt(2 - 2 * np.exp(-np.array([25.0, 1.0]) / 2))
+    assert joachims_C(X, ScaledKernel("rbf")) == pytest.approx(1 / r.mean() ** 2)
+
+
+def test_sfs_refuses_the_linear_kernel():
+    X, y = make_weston_linear(20, seed=0, n_features=8)
+    with pytest.raises(ValueError, match="SFS kernel='linear'"):
+        SFS(kernel="linear").fit(X, y)
+
+
+def test_transform_keeps_the_top_ranked_features():
+    X, y = make_weston_linear(50, seed=0, n_features=12)
+    est = FisherScore(n_features_to_select=3).fit(X, y)
+    np.testing.assert_array_equal(est.transform(X), X[:, np.sort(est.order_[:3])])
+    assert sorted(est.ranking_[est.order_[:3]]) == [1, 2, 3]
+
+
+@parametrize_with_checks(
+    [SAS(max_iter=5), SCSS(max_iter=5), SFS(max_iter=5), KFDS(max_iter=5), FisherScore(),
+     AROM(max_iter=3), SVMRFE()]
+)
+def test_sklearn_estimator_contract(estimator, check):
+    check(estimator)
+
+
+def test_registered_methods_score_their_order_with_ridge_path():
+    pytest.importorskip("rlsbench.selection")
+    from rlsbench.methods import get_method
+
+    rng = np.random.default_rng(0)
+    classes = np.arange(60) % 3
+    X = rng.normal(size=(60, 15))
+    X[:, 9] += 2.0 * classes
+    y = np.where(classes == 0, 1.0, -1.0)
+    Y = np.where(np.arange(3)[None, :] == classes[:, None], 1.0, -1.0)
+    for name in ["sas", "scss", "sfs", "kfds", "fisher_score", "svm_rfe", "arom"]:
+        method = get_method(name)
+        assert method.tasks == ("binary", "multiclass")
+        for target in (y, Y):
+            path = method.run(X, target, alpha=1.0, k=4, criterion="squared", bias=1.0, seed=0,
+                              n_jobs=1)
+            assert path.selected.shape == (4,)
+            np.testing.assert_array_equal(path.selected, path.info["order"][:4])
+            assert np.all(np.isfinite(path.loo_mse))
+            assert path.selected[0] == 9, name  # the informative feature comes first

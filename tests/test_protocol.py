@@ -1,0 +1,158 @@
+"""The evaluation protocol's pieces: folds, standardisation, scores, the LOO path, budgets."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rlsbench.methods import Method
+from rlsbench.protocol import (
+    alpha_grid,
+    cv_splits,
+    encode_targets,
+    estimate_flops,
+    feasibility,
+    job_settings,
+    k_max_for,
+    loo_decision_path,
+    scores,
+    standardize,
+)
+from rlsbench.provenance import config_hash, provenance
+
+
+def _brute_force_loo(X, Y, alpha, bias):
+    """LOO predictions by refitting ridge regression without each example."""
+    m = X.shape[0]
+    Xa = np.hstack([X, np.full((m, 1), bias)]) if bias else X
+    out = np.empty_like(Y, dtype=float)
+    for i in range(m):
+        keep = np.arange(m) != i
+        A = Xa[keep].T @ Xa[keep] + alpha * np.eye(Xa.shape[1])
+        w = np.linalg.solve(A, Xa[keep].T @ Y[keep])
+        out[i] = Xa[i] @ w
+    return out
+
+
+@pytest.mark.parametrize("bias", [0.0, 1.0, 2.5])
+@pytest.mark.parametrize("n_outputs", [1, 3])
+def test_loo_decision_path_equals_refitting_without_each_example(bias, n_outputs):
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((25, 8))
+    Y = rng.standard_normal((25, n_outputs)) if n_outputs > 1 else rng.standard_normal(25)
+    order = np.array([5, 0, 7, 2])
+    alpha = 0.7
+    path = list(loo_decision_path(X, Y, order, alpha, bias=bias))
+    assert len(path) == len(order)
+    for s, loo in enumerate(path):
+        expected = _brute_force_loo(X[:, order[: s + 1]], Y, alpha, bias)
+        np.testing.assert_allclose(loo, expected, rtol=1e-10, atol=1e-12)
+
+
+def test_stratified_folds_partition_the_data_and_keep_class_ratios():
+    y = np.array([1.0] * 30 + [-1.0] * 70)
+    splits = cv_splits(y, "binary", 10, seed=0)
+    tests = np.concatenate([test for _, test in splits])
+    assert sorted(tests) == list(range(100))
+    for train, test in splits:
+        assert np.intersect1d(train, test).size == 0
+        assert (y[test] == 1).sum() == 3
+    again = cv_splits(y, "binary", 10, seed=0)
+    other = cv_splits(y, "binary", 10, seed=1)
+    assert all(np.array_equal(a[1], b[1]) for a, b in zip(splits, again))
+    assert not all(np.array_equal(a[1], b[1]) for a, b in zip(splits, other))
+
+
+def test_regression_folds_are_plain_kfold():
+    y = np.linspace(0, 1, 23)
+    splits = cv_splits(y, "regression", 5, seed=0)
+    assert sorted(np.concatenate([t for _, t in splits])) == list(range(23))
+
+
+def test_standardize_uses_training_statistics_only():
+    rng = np.random.default_rng(0)
+    X_train = rng.normal(5.0, 3.0, size=(50, 4))
+    X_train[:, 2] = 7.0  # constant feature: centred, not divided by zero
+    X_test = rng.normal(5.0, 3.0, size=(10, 4))
+    Z_train, Z_test = standardize(X_train, X_test)
+    np.testing.assert_allclose(Z_train.mean(axis=0), 0, atol=1e-12)
+    np.testing.assert_allclose(Z_train[:, [0, 1, 3]].std(axis=0), 1)
+    np.testing.assert_allclose(Z_train[:, 2], 0)
+    mu, sd = X_train.mean(axis=0), X_train.std(axis=0)
+    np.testing.assert_allclose(Z_test[:, 0], (X_test[:, 0] - mu[0]) / sd[0])
+
+
+def test_encode_targets_one_vs_rest_for_multiclass():
+    Y = encode_targets(np.array([0, 2, 1, 2]), "multiclass")
+    np.testing.assert_array_equal(
+        Y, [[1, -1, -1], [-1, -1, 1], [-1, 1, -1], [-1, -1, 1]]
+    )
+    with pytest.raises(ValueError, match="task"):
+        encode_targets(np.zeros(3), "ranking")
+
+
+def test_scores_accuracy_and_mse():
+    Y = np.array([1.0, -1.0, 1.0, -1.0])
+    decision = np.array([[0.5, -2.0, -0.1, 0.3], [1.0, -1.0, 1.0, -1.0]])
+    acc, mse = scores(decision, Y, "binary")
+    np.testing.assert_allclose(acc, [0.5, 1.0])
+    np.testing.assert_allclose(mse[1], 0.0)
+    np.testing.assert_allclose(mse[0], np.mean((decision[0] - Y) ** 2))
+    Ymc = encode_targets(np.array([0, 1, 2]), "multiclass")
+    dmc = np.array([[[0.9, 0.1, 0.0], [0.0, 0.2, 0.8], [0.0, 0.1, 0.5]]])
+    acc, _ = scores(dmc, Ymc, "multiclass")
+    np.testing.assert_allclose(acc, [2 / 3])
+    acc, mse = scores(np.zeros((1, 3)), np.array([1.0, 2.0, 3.0]), "regression")
+    assert np.isnan(acc[0]) and mse[0] == pytest.approx(14 / 3)
+
+
+def test_alpha_grid_default_is_powers_of_two():
+    grid = alpha_grid({"base": 2, "min_exp": -15, "max_exp": 15})
+    assert grid.shape == (31,) and grid[0] == 2.0**-15 and grid[-1] == 2.0**15
+    np.testing.assert_array_equal(alpha_grid([0.5, 2]), [0.5, 2.0])
+
+
+def _method(name="greedy_rls", memory=None):
+    return Method(name=name, run=lambda *a, **k: None, description="", memory_bytes=memory)
+
+
+def test_feasibility_names_the_exceeded_budget():
+    quadratic = _method("lowrank_lssvm", memory=lambda m, n, k: 8 * m * m)
+    small = feasibility(quadratic, 500, 30, 30, 1, memory_budget_mb=100,
+                        time_budget_s=1e9, flops_per_second=1e9)
+    assert small.feasible and small.reason == ""
+    big = feasibility(quadratic, 60_000, 30, 30, 1, memory_budget_mb=100,
+                      time_budget_s=1e9, flops_per_second=1e9)
+    assert not big.feasible and big.reason.startswith("memory")
+    slow = feasibility(_method("wrapper_blackbox"), 1000, 50, 50, 1, memory_budget_mb=1e6,
+                       time_budget_s=1.0, flops_per_second=1e9)
+    assert not slow.feasible and slow.reason.startswith("time")
+    # the complexity ordering of the paper: greedy O(kmn) < low-rank O(km²n) < black box
+    counts = [estimate_flops(_method(n), 2000, 100, 50) for n in
+              ("greedy_rls", "lowrank_lssvm", "wrapper_blackbox")]
+    assert counts == sorted(counts)
+
+
+def test_k_max_per_dataset_overrides_global():
+    main = {"k_max": 5, "k_max_per_dataset": {"wine": 3}}
+    assert k_max_for(main, "wine", 13) == 3
+    assert k_max_for(main, "digits5", 64) == 5
+    assert k_max_for({"k_max": None, "k_max_per_dataset": {}}, "wine", 13) == 13
+
+
+def test_job_settings_ignore_other_datasets_caps_and_report_keys():
+    main = {"n_folds": 10, "cv_seed": 0, "k_max": None, "report_k": [1],
+            "k_max_per_dataset": {"wine": 3, "digits5": 9}}
+    a = job_settings(main, "wine")
+    b = job_settings({**main, "report_k": [1, 2],
+                      "k_max_per_dataset": {"wine": 3, "digits5": 10}}, "wine")
+    assert a == b and a["k_max_per_dataset"] == {"wine": 3}
+    assert config_hash(a) == config_hash(dict(reversed(list(a.items()))))
+
+
+def test_provenance_columns():
+    row = provenance({"a": 1}, 7)
+    for key in ("numpy_version", "scikit_learn_version", "git_commit", "config_hash", "host"):
+        assert row[key]
+    assert row["seed"] == 7
+    assert row["config_hash"] != provenance({"a": 2}, 7)["config_hash"]

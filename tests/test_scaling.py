@@ -1,0 +1,424 @@
+"""The runtime scaling study (issue 5): analysis functions and the workflow part end to end.
+
+No test asserts a wall-clock time: timings only feed fits whose inputs here are synthetic.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from rlsbench.scaling import (
+    SCALING_METHODS,
+    Point,
+    SelectionDisagreement,
+    add_repeat,
+    agreement_table,
+    budget_decision,
+    check_agreement,
+    fit_exponent,
+    fit_exponents,
+    plan_points,
+    point_record,
+    points_frame,
+    speedup_table,
+    sweep_frame,
+    thread_speedup_table,
+    time_selection,
+)
+from rlsbench.synthetic import make_two_gaussians
+
+REPO = Path(__file__).resolve().parents[1]
+SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
+EXPONENTS = {
+    "greedy_rls": {"m": 1, "n": 1, "k": 1},
+    "lowrank_lssvm": {"m": 2, "n": 1, "k": 1},
+    "wrapper_loo": {"m": 1, "n": 1, "k": 3},
+    "wrapper_blackbox": {"m": 2, "n": 1, "k": 3},
+    "sfs_ridge_loo": {"m": 2, "n": 1, "k": 3},
+    "sfs_ridgeclassifier_cv5": {"m": 1, "n": 1, "k": 3},
+}
+
+
+# ---------------------------------------------------------------- exponent fit
+
+
+@pytest.mark.parametrize("exponent", [0.5, 1.0, 2.0, 3.0])
+def test_fit_exponent_recovers_exact_power_law(exponent):
+    sizes = np.array([500, 1000, 2000, 5000, 10000])
+    fitted, stderr = fit_exponent(sizes, 3e-7 * sizes**exponent)
+    assert fitted == pytest.approx(exponent, abs=1e-10)
+    assert stderr < 1e-6
+
+
+@pytest.mark.parametrize("exponent", [1.0, 2.0])
+def test_fit_exponent_recovers_exponent_under_multiplicative_noise(exponent):
+    rng = np.random.default_rng(7)
+    sizes = np.geomspace(500, 50000, 12)
+    times = 1e-6 * sizes**exponent * np.exp(rng.normal(0.0, 0.05, sizes.size))
+    fitted, stderr = fit_exponent(sizes, times)
+    assert abs(fitted - exponent) < 4 * stderr + 1e-3
+    assert abs(fitted - exponent) < 0.05
+
+
+def test_fit_exponent_rejects_unfittable_input():
+    with pytest.raises(ValueError, match="two distinct sizes"):
+        fit_exponent([100, 100], [1.0, 2.0])
+    with pytest.raises(ValueError, match="positive"):
+        fit_exponent([100, 200], [0.0, 1.0])
+    with pytest.raises(ValueError, match="equal length"):
+        fit_exponent([100, 200, 300], [1.0, 2.0])
+
+
+def _sweeps_frame(rows):
+    """A sweep_frame-like table from (sweep, method, threads, size, status, time)."""
+    frame = pd.DataFrame(rows, columns=["sweep", "method", "threads", "size", "status", "time_s"])
+    frame["vary"] = "m"
+    frame["metric"] = "cpu"
+    frame["threads_used"] = frame["threads"]
+    return frame
+
+
+def test_fit_exponents_per_method_uses_only_successful_points_and_needs_min_points():
+    sizes = [500, 1000, 2000, 5000]
+    rows = [("s", "greedy_rls", 1, m, "ok", 1e-4 * m) for m in sizes]
+    rows += [("s", "lowrank_lssvm", 1, m, "ok", 1e-6 * m**2) for m in sizes[:3]]
+    rows += [("s", "lowrank_lssvm", 1, 5000, "skipped", np.nan)]
+    rows += [("s", "wrapper_loo", 1, m, "ok" if m == 500 else "skipped", 1.0) for m in sizes]
+    table = fit_exponents(_sweeps_frame(rows), EXPONENTS, min_points=3).set_index("method")
+    assert table.loc["greedy_rls", "exponent"] == pytest.approx(1.0)
+    assert table.loc["lowrank_lssvm", "exponent"] == pytest.approx(2.0)
+    assert table.loc["lowrank_lssvm", "n_points"] == 3
+    assert table.loc["lowrank_lssvm", "n_skipped"] == 1
+    assert table.loc["lowrank_lssvm", "expected"] == 2
+    assert np.isnan(table.loc["wrapper_loo", "exponent"])  # one size: reported, not fitted
+
+
+# ---------------------------------------------------------------- speed-ups
+
+
+def test_speedup_table_divides_each_method_by_greedy_at_the_same_size_and_threads():
+    rows = [
+        ("s", "greedy_rls", 1, 500, "ok", 0.5),
+        ("s", "greedy_rls", 1, 1000, "ok", 1.0),
+        ("s", "greedy_rls", 2, 1000, "ok", 0.25),
+        ("s", "lowrank_lssvm", 1, 500, "ok", 10.0),
+        ("s", "lowrank_lssvm", 1, 1000, "skipped", np.nan),
+        ("s", "lowrank_lssvm", 2, 1000, "ok", 5.0),
+        ("t", "lowrank_lssvm", 1, 500, "ok", 99.0),  # other sweep, no greedy: no row
+    ]
+    table = speedup_table(_sweeps_frame(rows))
+    got = {(r.threads, r.size): r.speedup for r in table.itertuples()}
+    assert set(got) == {(1, 500), (1, 1000), (2, 1000)}
+    assert got[(1, 500)] == pytest.approx(20.0)
+    assert np.isnan(got[(1, 1000)])
+    assert got[(2, 1000)] == pytest.approx(20.0)  # 5.0 / 0.25, not 5.0 / 1.0
+    assert (table["reference"] == "greedy_rls").all()
+
+
+def test_thread_speedup_table_divides_single_by_multi_threaded_time():
+    rows = [
+        ("s", "greedy_rls", 1, 1000, "ok", 3.0),
+        ("s", "greedy_rls", 2, 1000, "ok", 2.0),
+        ("s", "greedy_rls", 2, 2000, "ok", 4.0),  # no single-threaded partner
+    ]
+    table = thread_speedup_table(_sweeps_frame(rows))
+    assert len(table) == 1
+    assert table["speedup"].iloc[0] == pytest.approx(1.5)
+
+
+# ---------------------------------------------------------------- agreement
+
+
+def _points(rows):
+    """points_frame-like table from (method, threads, m, selected, ordered)."""
+    return pd.DataFrame(
+        [
+            {"method": meth, "threads": t, "m": m, "n": 20, "k": 3, "status": "ok",
+             "selected": " ".join(map(str, sel)), "ordered": ordered}
+            for meth, t, m, sel, ordered in rows
+        ]
+    )
+
+
+def test_agreement_passes_when_all_comparable_methods_select_the_same():
+    points = _points([
+        ("greedy_rls", 1, 50, [4, 1, 7], True),
+        ("greedy_rls", 2, 50, [4, 1, 7], True),
+        ("lowrank_lssvm", 1, 50, [4, 1, 7], True),
+        ("sfs_ridge_loo", 1, 50, [1, 4, 7], False),  # set only: order unknown
+        ("sfs_ridgeclassifier_cv5", 1, 50, [0, 2, 3], False),  # excluded criterion
+        ("greedy_rls", 1, 100, [9, 8, 2], True),  # alone at its size: nothing to compare
+    ])
+    table = agreement_table(points, excluded=["sfs_ridgeclassifier_cv5"])
+    check_agreement(table)
+    compared = table[table["compared_by"] != "excluded"]
+    assert len(compared) == 3
+    assert set(compared["compared_by"]) == {"order", "set"}
+    assert table.loc[table["method"] == "sfs_ridgeclassifier_cv5", "compared_by"].item() == "excluded"
+
+
+def test_agreement_detects_a_different_order():
+    points = _points([
+        ("greedy_rls", 1, 50, [4, 1, 7], True),
+        ("wrapper_loo", 1, 50, [4, 7, 1], True),
+    ])
+    table = agreement_table(points)
+    assert not table["agree"].iloc[0]
+    assert "step 2" in table["detail"].iloc[0]
+    with pytest.raises(SelectionDisagreement, match="m=50 n=20 k=3: wrapper_loo/t1"):
+        check_agreement(table)
+
+
+def test_agreement_detects_a_different_set_for_unordered_methods():
+    points = _points([
+        ("greedy_rls", 1, 50, [4, 1, 7], True),
+        ("sfs_ridge_loo", 1, 50, [1, 4, 8], False),
+    ])
+    with pytest.raises(SelectionDisagreement, match="sets differ"):
+        check_agreement(agreement_table(points))
+
+
+def test_agreement_detects_threads_disagreeing():
+    points = _points([
+        ("greedy_rls", 1, 50, [4, 1, 7], True),
+        ("greedy_rls", 2, 50, [4, 1, 6], True),
+    ])
+    with pytest.raises(SelectionDisagreement, match="greedy_rls/t2 vs greedy_rls/t1"):
+        check_agreement(agreement_table(points))
+
+
+# ---------------------------------------------------------------- planning and budget
+
+
+def _cfg(**sweeps):
+    return {"threads": [1], "methods": {m: {"exponents": e} for m, e in EXPONENTS.items()},
+            "sweeps": sweeps}
+
+
+def test_plan_points_shares_points_between_sweeps_and_chains_predecessors():
+    cfg = _cfg(
+        a={"vary": "m", "values": [1000, 500, 2000], "fixed": {"n": 100, "k": 5},
+           "methods": ["greedy_rls"], "threads": [1, 2]},
+        b={"vary": "k", "values": [5, 10], "fixed": {"m": 500, "n": 100},
+           "methods": ["greedy_rls"]},
+    )
+    points = plan_points(cfg)
+    assert len(points) == 3 * 2 + 1  # (m=500, k=5, t1) is in both sweeps, planned once
+    shared = points["greedy_rls/t1/m500_n100_k5"]
+    assert shared.sweeps == ("a", "b") and shared.previous is None
+    assert points["greedy_rls/t1/m2000_n100_k5"].previous == "greedy_rls/t1/m1000_n100_k5"
+    assert points["greedy_rls/t2/m1000_n100_k5"].previous == "greedy_rls/t2/m500_n100_k5"
+    assert points["greedy_rls/t1/m500_n100_k10"].previous == "greedy_rls/t1/m500_n100_k5"
+    assert points["greedy_rls/t1/m500_n100_k10"].vary == "k"
+
+
+@pytest.mark.parametrize(
+    "sweep, message",
+    [
+        ({"vary": "m", "values": [10], "fixed": {"n": 5, "k": 5}, "methods": ["greedy_rls"]},
+         "k=5 must be < n=5"),
+        ({"vary": "m", "values": [10], "fixed": {"n": 5}, "methods": ["greedy_rls"]},
+         "fixed lacks"),
+        ({"vary": "m", "values": [10], "fixed": {"n": 5, "k": 1}, "methods": ["nope"]},
+         "unknown scaling method"),
+    ],
+)
+def test_plan_points_rejects_bad_sweeps_naming_them(sweep, message):
+    with pytest.raises((ValueError, KeyError), match=message):
+        plan_points(_cfg(bad=sweep))
+
+
+def _record(point, cpu):
+    rec = point_record(point, alpha=1.0, seed=0, threads_used=1)
+    for t in cpu:
+        add_repeat(rec, {"status": "ok", "wall_s": t, "cpu_s": t, "selected": [0, 1]})
+    return rec
+
+
+def test_budget_decision_extrapolates_with_the_method_exponent():
+    small = Point("lowrank_lssvm", 1, 500, 100, 2, vary="m")
+    big = Point("lowrank_lssvm", 1, 1000, 100, 2, vary="m", previous=small.key)
+    prev = _record(small, [1.0, 1.2, 5.0])  # median 1.2 s
+    run = budget_decision(big, prev, EXPONENTS["lowrank_lssvm"], budget_s=5.0)
+    assert run.run and run.predicted_s == pytest.approx(4.8)
+    skip = budget_decision(big, prev, EXPONENTS["lowrank_lssvm"], budget_s=4.0)
+    assert not skip.run and "predicted 4.8" in skip.reason and "budget 4" in skip.reason
+    linear = budget_decision(big, prev, EXPONENTS["greedy_rls"], budget_s=4.0)
+    assert linear.run and linear.predicted_s == pytest.approx(2.4)
+
+
+def test_budget_decision_skips_everything_beyond_a_skipped_point():
+    small = Point("wrapper_loo", 1, 500, 100, 2, vary="m")
+    big = Point("wrapper_loo", 1, 1000, 100, 2, vary="m", previous=small.key)
+    prev = point_record(small, alpha=1.0, seed=0, threads_used=1)
+    prev["status"] = "timeout"
+    decision = budget_decision(big, prev, EXPONENTS["wrapper_loo"], budget_s=1e9)
+    assert not decision.run and "was timeout" in decision.reason
+    assert budget_decision(small, None, EXPONENTS["wrapper_loo"], budget_s=1e-9).run
+
+
+def test_add_repeat_refuses_repeats_that_select_differently():
+    rec = _record(Point("greedy_rls", 1, 10, 5, 2), [0.1])
+    with pytest.raises(RuntimeError, match="non-deterministic"):
+        add_repeat(rec, {"status": "ok", "wall_s": 0.1, "cpu_s": 0.1, "selected": [1, 0]})
+
+
+# ---------------------------------------------------------------- timing one point
+
+
+def test_hard_time_limit_stops_a_selector_even_if_it_catches_exceptions():
+    def stubborn(X, y, k, alpha, threads):
+        deadline = time.perf_counter() + 30
+        while time.perf_counter() < deadline:
+            try:
+                sum(range(1000))
+            except Exception:  # what scikit-learn's cross-validation does with a failure
+                pass
+        return np.arange(k)
+
+    X, y = make_two_gaussians(20, 5, seed=0)
+    result = time_selection(stubborn, X, y, k=2, alpha=1.0, timeout_s=0.3, warmup=False)
+    assert result["status"] == "timeout" and result["selected"] is None
+
+
+def test_all_loo_methods_and_sklearn_sfs_select_the_same_features():
+    """The premise of the agreement check, on the real selectors (tiny problem)."""
+    X, y = make_two_gaussians(30, 8, seed=3)
+    selections = {
+        name: time_selection(method.select, X, y, k=3, alpha=1.0)["selected"]
+        for name, method in SCALING_METHODS.items()
+    }
+    reference = selections["greedy_rls"]
+    for name, method in SCALING_METHODS.items():
+        if not method.comparable:
+            continue
+        if method.ordered:
+            assert selections[name] == reference, name
+        else:
+            assert sorted(selections[name]) == sorted(reference), name
+
+
+def test_points_frame_reports_medians_and_keeps_skipped_points():
+    ran = Point("greedy_rls", 1, 10, 5, 2, sweeps=("s",), vary="m")
+    skipped = Point("greedy_rls", 1, 20, 5, 2, sweeps=("s",), vary="m", previous=ran.key)
+    rec_ok = _record(ran, [0.3, 0.1, 0.2])
+    rec_skip = point_record(skipped, alpha=1.0, seed=0, threads_used=1)
+    rec_skip.update(status="skipped", reason="skipped: predicted 9 CPU s > budget 1 s")
+    bench = pd.DataFrame({"s": [1.0, 3.0, 2.0], "cpu_time": [1, 1, 1], "max_rss": [50, 60, 70]})
+    frame = points_frame([rec_ok, rec_skip], [bench, None],
+                         {ran.key: ["s"], skipped.key: ["s"]})
+    assert frame.loc[0, "cpu_s"] == pytest.approx(0.2)
+    assert frame.loc[0, "job_s"] == pytest.approx(2.0)
+    assert frame.loc[1, "status"] == "skipped" and np.isnan(frame.loc[1, "cpu_s"])
+    sweeps = sweep_frame(frame, {"s": {"vary": "m"}})
+    assert list(sweeps["size"]) == [10, 20]
+
+
+# ---------------------------------------------------------------- workflow
+
+
+def _snakemake(workdir, *args, timeout=300):
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    return subprocess.run(
+        [SNAKEMAKE, "--snakefile", str(REPO / "Snakefile"), "--directory", str(workdir),
+         "--cores", "2", "--nolock", *args],
+        capture_output=True, text=True, timeout=timeout, env=env,
+    )
+
+
+def test_default_config_dry_run_plans_the_scaling_part():
+    result = subprocess.run(
+        [SNAKEMAKE, "-n", "--cores", "2", "--nolock", "scaling_all"],
+        cwd=REPO, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr[-3000:] + result.stdout[-3000:]
+    assert "scaling_point" in result.stdout and "scaling_agreement" in result.stdout
+
+
+TINY = {
+    "enabled": True,
+    "seed": 0,
+    "alpha": 1.0,
+    "repeats": 2,
+    "threads": [1],
+    "metric": "cpu",
+    "budget": {"point_s": 60, "timeout_s": 120},
+    "methods": {
+        **{m: {"exponents": e} for m, e in EXPONENTS.items()},
+        # a budget no second size can meet: exercises the skip-with-reason path
+        "wrapper_blackbox": {"exponents": EXPONENTS["wrapper_blackbox"], "budget_s": 1e-9},
+    },
+    "sweeps": {
+        "tiny_m": {
+            "vary": "m", "values": [16, 24], "fixed": {"n": 6, "k": 2},
+            "methods": list(EXPONENTS), "figures": ["linear", "log"],
+        },
+        "tiny_threads": {
+            "vary": "m", "values": [16, 24], "fixed": {"n": 6, "k": 2},
+            "methods": ["greedy_rls"], "threads": [1, 2], "metric": "wall",
+        },
+    },
+    "paper_reference": {"method": "greedy_rls", "m": 24, "n": 6, "k": 2, "seconds": 720,
+                        "source": "paper", "note": "test"},
+}
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory):
+    workdir = tmp_path_factory.mktemp("scaling")
+    (workdir / "config").mkdir()
+    config = {"run_name": "tiny", "scaling": TINY}
+    (workdir / "config" / "config.yaml").write_text(yaml.safe_dump(config))
+    for name in ("datasets.yaml",):  # registries other rule files read at parse time
+        if (REPO / "config" / name).exists():
+            shutil.copy(REPO / "config" / name, workdir / "config" / name)
+    result = _snakemake(workdir, "scaling_all")
+    assert result.returncode == 0, result.stderr[-4000:]
+    return workdir
+
+
+def test_tiny_scaling_run_end_to_end(tiny_run):
+    out = tiny_run / "results" / "runs" / "tiny" / "scaling"
+    points = pd.read_csv(out / "tables" / "points.csv")
+    assert len(points) == len(EXPONENTS) * 2 + 2  # + greedy_rls t2 at both sizes
+    skipped = points[points["status"] == "skipped"]
+    assert list(skipped["method"]) == ["wrapper_blackbox"]
+    assert "budget" in skipped["reason"].item()
+    ran = points[points["status"] == "ok"]
+    assert (ran["n_repeats"] == 2).all()
+    bench = pd.read_csv(out / "benchmarks" / "greedy_rls" / "t1" / "m16_n6_k2.tsv", sep="\t")
+    assert len(bench) == 2  # repeat(..., 2)
+    agreement = pd.read_csv(out / "tables" / "agreement.csv")
+    compared = agreement[agreement["compared_by"] != "excluded"]
+    assert compared["agree"].all() and len(compared) >= 5
+    exponents = pd.read_csv(out / "tables" / "exponents.csv")
+    assert {"greedy_rls", "lowrank_lssvm"} <= set(exponents["method"])
+    for name in ("tiny_m_linear.png", "tiny_m_log.png", "tiny_threads_log.png"):
+        assert (out / "figures" / name).stat().st_size > 0
+    speedups = (out / "tables" / "speedups.md").read_text()
+    assert "(×" in speedups and "skipped" in speedups
+    assert "paper" in (out / "tables" / "paper.md").read_text()
+
+
+def test_agreement_rule_fails_on_a_tampered_selection(tiny_run):
+    out = tiny_run / "results" / "runs" / "tiny" / "scaling"
+    record_path = out / "points" / "lowrank_lssvm" / "t1" / "m24_n6_k2.json"
+    record = json.loads(record_path.read_text())
+    record["selected"] = record["selected"][::-1]
+    record_path.write_text(json.dumps(record))
+    result = _snakemake(tiny_run, "scaling_all")
+    assert result.returncode != 0
+    log = (out / "logs" / "agreement.log").read_text()
+    assert "SelectionDisagreement" in log and "lowrank_lssvm/t1" in log
+    assert not (out / "tables" / "agreement.csv").exists()

@@ -1,0 +1,184 @@
+"""The main job as a Snakemake workflow: lint, dry runs, a tiny end-to-end run, determinism,
+resume after a lost output, and bad configs stopped before any job starts.
+
+The tiny config (tests/configs/tiny.yaml) runs in temporary directories (``--directory``), so
+nothing here touches the repository's results/.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from rlsbench.protocol import TIMING_COLUMNS
+
+REPO = Path(__file__).resolve().parents[1]
+SNAKEMAKE = [sys.executable, "-m", "snakemake"]
+TINY = REPO / "tests" / "configs" / "tiny.yaml"
+MAIN_RULE_FILES = ("common.smk", "select.smk", "aggregate.smk", "report.smk")
+
+pytestmark = pytest.mark.slow
+
+
+def snakemake(*args, workdir=None, check=True):
+    cmd = [*SNAKEMAKE, "-s", str(REPO / "Snakefile"), "--cores", "2", "--force-use-threads"]
+    if workdir is not None:
+        cmd += ["--directory", str(workdir)]
+    proc = subprocess.run(
+        [*cmd, *map(str, args)], cwd=REPO, capture_output=True, text=True, timeout=600
+    )
+    if check and proc.returncode != 0:
+        raise AssertionError(f"snakemake {' '.join(map(str, args))} failed:\n{proc.stderr[-4000:]}")
+    return proc
+
+
+def job_counts(stderr):
+    """Job stats table of a snakemake run/dry run -> {rule: count}."""
+    block = stderr.split("Job stats:")[1].split("total")[0]
+    return {
+        m.group(1): int(m.group(2)) for m in re.finditer(r"^(\w+)\s+(\d+)\s*$", block, re.M)
+    }
+
+
+def tables(rundir):
+    """The deterministic part of the result tables of a run (timing columns dropped)."""
+    out = {}
+    for name in ("steps", "summary", "curves"):
+        frame = pd.read_csv(rundir / "tables" / f"{name}.csv")
+        out[name] = frame.drop(
+            columns=[c for c in frame if c in TIMING_COLUMNS or c == "fit time (s)"]
+        )
+    return out
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory):
+    workdir = tmp_path_factory.mktemp("tiny_a")
+    proc = snakemake("main_all", "--configfile", TINY, workdir=workdir)
+    return workdir, workdir / "results" / "runs" / "tiny" / "main", proc
+
+
+def test_main_rule_files_are_lint_clean():
+    proc = snakemake("--lint", "--configfile", TINY, check=False)
+    headers = re.findall(r"^Lints for (.*):$", proc.stdout + proc.stderr, re.M)
+    ours = [
+        h
+        for h in headers
+        if re.match(r"rule main_", h) or any(h.endswith(f"/{f}") for f in MAIN_RULE_FILES)
+        or h.endswith("/Snakefile")
+    ]
+    assert ours == [], headers
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("configfile", ["config/config.yaml", "config/paper.yaml"])
+def test_dry_run_schedules_one_job_per_dataset_method_fold_seed(configfile, tmp_path):
+    proc = snakemake("main_all", "-n", "--configfile", REPO / configfile, workdir=tmp_path)
+    with open(REPO / configfile) as fh:
+        main = yaml.safe_load(fh)["main"]
+    n_seeds = len(main.get("random_seeds", [0, 1, 2]))
+    per_fold = sum(n_seeds if m == "random" else 1 for m in main["methods"])
+    counts = job_counts(proc.stdout + proc.stderr)
+    assert counts["main_select"] == len(main["datasets"]) * main["n_folds"] * per_fold
+    assert counts["main_alpha"] == len(main["datasets"]) * main["n_folds"]
+    assert counts["main_figures"] == len(main["datasets"])
+
+
+def test_tiny_run_writes_tidy_tables_with_provenance(tiny_run):
+    _, rundir, _ = tiny_run
+    steps = pd.read_csv(rundir / "tables" / "steps.csv", keep_default_na=False, na_values=[""])
+    main = yaml.safe_load(TINY.read_text())["main"]
+    # one table per (dataset, method, fold, seed)
+    jobs = steps.groupby(["dataset", "method", "fold", "seed"]).ngroups
+    assert jobs == 2 * 3 * (1 + 1 + 2)
+    ok = steps[steps["status"] == "ok"]
+    for (dataset, _, _, _), run in ok.groupby(["dataset", "method", "fold", "seed"]):
+        k_max = main["k_max_per_dataset"].get(dataset, main["k_max"])
+        assert list(run["k"]) == list(range(1, k_max + 1))
+        assert run["feature"].nunique() == k_max
+    assert ok["test_accuracy"].between(0, 1).all() and ok["loo_accuracy"].between(0, 1).all()
+    # the LOO MSE the protocol recomputes along the path equals the selector's own
+    assert (ok["loo_mse"] - ok["method_loo_mse"]).abs().max() < 1e-8
+    # the black-box wrapper (O(m²) per candidate) exceeds the time budget on breast_cancer
+    # (m = 379) but not on wine (m = 118): recorded as skipped, with its reason
+    skipped = steps[steps["status"] == "skipped"]
+    assert set(zip(skipped["dataset"], skipped["method"])) == {("breast_cancer", "wrapper_blackbox")}
+    assert len(skipped) == 3 and skipped["reason"].str.startswith("time:").all()
+    for col in ("numpy_version", "scikit_learn_version", "git_commit", "config_hash", "host",
+                "seed"):
+        assert steps[col].notna().all(), col
+    summary = pd.read_csv(rundir / "tables" / "summary.csv", keep_default_na=False)
+    assert set(summary["method"]) == {"greedy_rls", "wrapper_blackbox", "random"}
+    status = summary.set_index(["dataset", "method"])["status"]
+    assert status["breast_cancer", "wrapper_blackbox"] == "skipped"
+    assert status["wine", "wrapper_blackbox"] == "ok"
+    assert "\\toprule" in (rundir / "tables" / "summary.tex").read_text()
+    assert (rundir / "tables" / "summary.md").read_text().startswith("| dataset")
+    for dataset in ("breast_cancer", "wine"):
+        for kind in ("test", "loo_vs_test"):
+            png = rundir / "figures" / f"{kind}_{dataset}.png"
+            assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # every job has a log and a benchmark
+    assert len(list((rundir / "logs" / "select").rglob("*.log"))) == jobs
+    assert len(list((rundir / "benchmarks" / "select").rglob("*.tsv"))) == jobs
+
+
+def test_two_runs_give_identical_tables(tiny_run, tmp_path):
+    _, rundir_a, _ = tiny_run
+    snakemake("main_all", "--configfile", TINY, workdir=tmp_path)
+    a = tables(rundir_a)
+    b = tables(tmp_path / "results" / "runs" / "tiny" / "main")
+    for name in a:
+        pd.testing.assert_frame_equal(a[name], b[name], check_exact=True, obj=name)
+
+
+def test_resume_recomputes_only_the_missing_job(tiny_run, tmp_path):
+    workdir_a, _, _ = tiny_run
+    workdir = tmp_path / "copy"
+    shutil.copytree(workdir_a, workdir, symlinks=True)
+    rundir = workdir / "results" / "runs" / "tiny" / "main"
+    before = tables(rundir)
+    # the state a kill leaves behind: one job's table missing, nothing downstream written yet
+    (rundir / "jobs" / "wine" / "greedy_rls" / "fold1-seed0.csv").unlink()
+    shutil.rmtree(rundir / "tables")
+    shutil.rmtree(rundir / "figures")
+    proc = snakemake("main_all", "--configfile", TINY, workdir=workdir)
+    counts = job_counts(proc.stdout + proc.stderr)
+    assert counts.get("main_select") == 1 and "main_alpha" not in counts
+    after = tables(rundir)
+    for name in before:
+        pd.testing.assert_frame_equal(before[name], after[name], check_exact=True, obj=name)
+
+
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (lambda c: c["main"].update(datasets=["breast_cancer", "wien"]),
+         r"main\.datasets\[1\]: unknown dataset 'wien'"),
+        (lambda c: c["main"].update(methods=["greedy_rsl"]),
+         r"main\.methods\[0\]: unknown method 'greedy_rsl'"),
+        (lambda c: c["main"].update(n_fold=3), r"'n_fold' was unexpected"),
+        (lambda c: c.update(mian={"enabled": True}), r"'mian' was unexpected"),
+        (lambda c: c["main"].update(k_max=31), r"main\.k_max: k_max = 31 exceeds the 30 features"
+         r" of dataset 'breast_cancer'"),
+        (lambda c: c["main"]["k_max_per_dataset"].update(wine=14),
+         r"main\.k_max_per_dataset\.wine: k_max = 14 exceeds the 13 features"),
+    ],
+    ids=["dataset", "method", "main-key", "top-key", "k_max", "k_max_per_dataset"],
+)
+def test_bad_config_stops_before_any_job_naming_the_key(edit, message, tmp_path):
+    config = yaml.safe_load(TINY.read_text())
+    edit(config)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump(config))
+    proc = snakemake("main_all", "-n", "--configfile", bad, workdir=tmp_path, check=False)
+    assert proc.returncode != 0
+    assert re.search(message, proc.stdout + proc.stderr), (proc.stdout + proc.stderr)[-3000:]
+    assert not (tmp_path / "results").exists()

@@ -1,0 +1,5 @@
+"""Refresh the committed copy of a run's tables and figures (rule main_publish)."""
+
+from rlsbench.results import publish
+
+publish(snakemake.input, snakemake.output, snakemake.log[0])  # noqa: F821

@@ -1,0 +1,80 @@
+"""Real-data results of Ramona et al. (2012): curves (Fig. 2, 3, 6) and Tables II, IV, VI
+beside the paper's numbers."""
+
+import logging
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from rlsbench._io import atomic_path, atomic_write_text  # noqa: E402
+from rlsbench.kernel.report import LABELS, summarize, table2, table4, table6, to_markdown  # noqa: E402
+
+sm = snakemake  # noqa: F821 (injected by Snakemake)
+logging.basicConfig(filename=sm.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
+experiments = sm.params.experiments
+rows = pd.concat([pd.read_csv(p) for p in sm.input], ignore_index=True)
+summary = summarize(rows, ["experiment", "dataset", "kernel", "method", "n_selected"])
+with atomic_path(sm.output.rows) as tmp:
+    rows.to_csv(tmp, index=False)
+with atomic_path(sm.output.summary) as tmp:
+    summary.to_csv(tmp, index=False, float_format="%.4f")
+
+
+def paper_names(table):
+    return {(e.get("paper") or {}).get("name", e["dataset"]): name
+            for name, e in experiments.items() if (e.get("paper") or {}).get("table") == table}
+
+
+def header(title, names):
+    runs = ", ".join(f"`{v}`" for v in names.values()) or "none in this run"
+    return (f"{title}\n\nOur experiments: {runs}. Cells '—' were not run in this "
+            "configuration. Errors in %, mean ± standard deviation over repetitions.\n\n")
+
+
+t2 = paper_names("table2")
+body = "".join(to_markdown(table2(summary, exp)) for exp in t2.values()) or to_markdown(
+    table2(summary, None))
+atomic_write_text(sm.output.table2, header(
+    "### Table II — 10-class USPS, Gaussian RBF kernel (error %)", t2) + body)
+t4 = paper_names("table4")
+atomic_write_text(sm.output.table4, header(
+    "### Table IV — at Neumann et al.'s feature counts (error %)", t4)
+    + to_markdown(table4(summary, t4)))
+t6 = paper_names("table6")
+atomic_write_text(sm.output.table6, header(
+    "### Table VI — 70 % / 30 % splits, Gaussian RBF kernel (accuracy %)", t6)
+    + to_markdown(table6(summary, t6)))
+
+curves = [(e, k) for (e, k), g in summary.groupby(["experiment", "kernel"])
+          if g["n_selected"].nunique() > 1]
+ncol = min(3, max(1, len(curves)))
+nrow = max(1, int(np.ceil(len(curves) / ncol)))
+fig, axes = plt.subplots(nrow, ncol, figsize=(5.5 * ncol, 4 * nrow), squeeze=False)
+proposed = {"sas", "scss", "kfds", "sfs"}
+for ax, (exp, kernel) in zip(axes.flat, curves):
+    sub = summary[(summary["experiment"] == exp) & (summary["kernel"] == kernel)]
+    for method, g in sub.groupby("method"):
+        if method == "svm":
+            ax.axhline(g["mean"].iloc[0], color="black", lw=1.5, label=LABELS["svm"])
+            continue
+        ax.plot(g["n_selected"], g["mean"], ls=":" if method in proposed else "-", marker="o",
+                ms=3, label=LABELS.get(method, method))
+    ax.set_title(f"{sub['dataset'].iloc[0]} — {kernel} kernel ({exp}, "
+                 f"{int(sub['n_repeats'].max())} reps)", fontsize=9)
+    ax.set_xlabel("Number of features")
+    ax.set_ylabel("Mean error rate (%)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+for ax in list(axes.flat)[len(curves):]:
+    ax.axis("off")
+if not curves:
+    axes.flat[0].text(0.5, 0.5, "no experiment with several S values", ha="center")
+fig.tight_layout()
+with atomic_path(sm.output.figure) as tmp:
+    fig.savefig(tmp, dpi=110, format="png")
+logging.info("realdata: %d rows, %d summary lines, %d curves", len(rows), len(summary),
+             len(curves))
