@@ -17,9 +17,11 @@ install: $(BIN)/rlsbench
 test: install
 	$(BIN)/python -m pytest -n 2 --dist loadfile tests
 
-# The main job on the embedded default config (no network needed), then its HTML report.
+# Every part on the embedded default config (no network needed), then the HTML report.
+# --force-use-threads: the main part's many small jobs are `run:` calls into the library;
+# threads spare each of them a fresh Snakemake process (seconds of start-up per job).
 reproduce: install
-	$(BIN)/snakemake --cores $(CORES) --configfile config/config.yaml
+	$(BIN)/snakemake --cores $(CORES) --force-use-threads --configfile config/config.yaml
 	$(BIN)/snakemake --cores $(CORES) --configfile config/config.yaml --report results/report.html
 
 bench: install
@@ -27,3 +29,22 @@ bench: install
 
 clean:
 	rm -rf $(VENV) .snakemake results/runs results/datasets results/report.html
+
+# SLURM integration test (issue 9): installs slurm-wlm + munge, runs a tiny config through a
+# localhost SLURM controller and locally, compares; needs root and apt-get. See tests/slurm/.
+.PHONY: test-slurm
+test-slurm: install
+	tests/slurm/run_test.sh
+
+# Runtime scaling study (issue 5): the full grid of config/paper.yaml (~20 CPU-minutes), then
+# its committed copy under results/paper/scaling/.
+.PHONY: scaling-paper
+scaling-paper: install
+	nice -n 10 $(BIN)/snakemake --cores $(CORES) --configfile config/paper.yaml scaling_publish
+
+# Every registry dataset downloaded, verified and prepared into results/datasets/prepared/
+# (MIRROR: a mirror laid out like ../shared/datasets; empty = upstream URLs only).
+MIRROR ?= ../shared/datasets
+.PHONY: datasets
+datasets: install
+	$(BIN)/snakemake --cores $(CORES) datasets_all --config 'mirrors=[$(if $(MIRROR),"$(MIRROR)")]'

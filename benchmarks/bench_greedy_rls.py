@@ -11,9 +11,10 @@ measured in the same run, on the same machine:
   move (see ``selection/_scoring.py``) divided by its time;
 - peak memory relative to the size of X (tracemalloc: X plus everything the selection
   allocates; and the process's maximum resident set size);
-- at a smaller m (all three on the same data): the numpy fallback backend and a plain
-  per-feature numpy loop (Algorithm 3 as printed, one candidate at a time), as ratios to
-  the numba backend, with the per-feature loop extrapolated linearly to the full problem.
+- the same selection on one thread;
+- at a smaller m, all on one thread and the same data: the numpy fallback backend and a
+  plain per-feature numpy loop (Algorithm 3 as printed, one candidate at a time), as ratios
+  to the numba backend, with the per-feature loop extrapolated linearly to the full problem.
 
 Run: ``make bench`` or ``python benchmarks/bench_greedy_rls.py [--json out.json]``.
 Timings are wall-clock; other processes on the machine slow everything down equally, so
@@ -32,6 +33,7 @@ import time
 import tracemalloc
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from rlsbench._io import atomic_path
 from rlsbench.selection import greedy_rls
@@ -53,11 +55,11 @@ def copy_bandwidth(X, repeats=5):
 
 def selection_bytes(X, k, max_pending, bias):
     """Bytes the greedy RLS passes move: init reads X (twice with a bias) and writes the
-    cache; every round reads X once (w = X^T c) and the cache once, and writes the cache back
-    every ``max_pending`` rounds."""
+    cache; every round reads the cache once, every round but the last reads X once
+    (w = X^T c), and the cache is written back every ``max_pending`` rounds."""
     size = X.nbytes
     init = (2 if bias else 1) * size + size
-    rounds = k * 2 * size
+    rounds = k * size + (k - 1) * size
     writebacks = sum(1 for r in range(k) if r > 0 and r % max_pending == 0) * size
     return init + rounds + writebacks
 
@@ -174,18 +176,26 @@ def main(argv=None):
           f"{(rss_before - X.nbytes) / 1e6:.0f} MB of interpreter and libraries); "
           f"{(X.nbytes + maxrss - rss_before) / X.nbytes:.2f} × X above that")
 
+    # One thread each (numba and BLAS): ratios of work, robust to other load on the machine.
+    cpu0 = time.process_time()
+    p1, total_1 = timed(greedy_rls, X, y, k, args.alpha, bias=args.bias, n_jobs=1)
+    cpu_1 = time.process_time() - cpu0
+    print(f"  one thread               {total_1:8.2f} s   (CPU {cpu_1:.2f} s; parallel speed-up "
+          f"{total_1 / total:.2f}×)")
+
     ms = min(args.small_samples, m)
     Xs, ys = np.ascontiguousarray(X[:ms]), y[:ms]
-    ps, t_numba = timed(greedy_rls, Xs, ys, k, args.alpha, backend="numba")
-    pn, t_numpy = timed(greedy_rls, Xs, ys, k, args.alpha, backend="numpy")
-    kl = min(args.loop_rounds, k)
-    sel_loop, t_loop = timed(per_feature_loop, Xs, ys, kl, args.alpha)
+    with threadpool_limits(1):
+        ps, t_numba = timed(greedy_rls, Xs, ys, k, args.alpha, backend="numba", n_jobs=1)
+        pn, t_numpy = timed(greedy_rls, Xs, ys, k, args.alpha, backend="numpy")
+        kl = min(args.loop_rounds, k)
+        sel_loop, t_loop = timed(per_feature_loop, Xs, ys, kl, args.alpha)
     same = np.array_equal(ps.selected, pn.selected) and np.array_equal(sel_loop,
                                                                        ps.selected[:kl])
     numba_round = np.mean(ps.info["round_seconds"])
     loop_round = t_loop / kl
     loop_full = loop_round * (m / ms) * k
-    print(f"\ncomparison at m={ms} (same data, bias 0, squared criterion; "
+    print(f"\none-thread comparison at m={ms} (same data, bias 0, squared criterion; "
           f"selections identical: {same})")
     print(f"  numba backend            {t_numba:8.2f} s   ({numba_round:.4f} s/round)")
     print(f"  numpy fallback           {t_numpy:8.2f} s   ({t_numpy / t_numba:.1f} × numba)")
@@ -197,6 +207,7 @@ def main(argv=None):
     figures = {
         "n_samples": m, "n_features": n, "k": k, "alpha": args.alpha, "bias": args.bias,
         "x_bytes": X.nbytes, "total_seconds": total, "cpu_seconds": cpu,
+        "one_thread_seconds": total_1, "one_thread_cpu_seconds": cpu_1,
         "load_average": load, "all_totals": [r[0] for r in runs],
         "init_seconds": info["init_seconds"], "round_seconds_mean": float(rounds.mean()),
         "copy_bandwidth_GBps": bw_copy / 1e9, "effective_bandwidth_GBps": bw_eff / 1e9,

@@ -1,5 +1,6 @@
 """Download: mirrors first, then upstream; retries; every URL listed on failure; atomic output."""
 
+import json
 import shutil
 from pathlib import Path
 
@@ -34,15 +35,19 @@ def test_mirror_resolution(tmp_path):
 @needs_mirror
 def test_http_mirror_then_resume_without_refetch(tmp_path, registry):
     spec = registry["german.numer"]
+    leftover = tmp_path / "raw" / ".german.numer.x1y2.tmp"  # as a killed earlier run leaves it
+    leftover.parent.mkdir()
+    leftover.write_bytes(b"-1 1:1\n")
     with serve_directory(SHARED) as url:
         manifest = download(spec, tmp_path / "raw", mirrors=[url], retries=1)
-    record = __import__("json").loads(manifest.read_text())["files"][0]
+    record = json.loads(manifest.read_text())["files"][0]
     assert record["url"] == f"{url}/german.numer/german.numer"
     assert record["verified_by"] == "stored"
+    assert sorted(p.name for p in manifest.parent.iterdir()) == ["german.numer", MANIFEST_NAME]
     # Server gone: a rerun keeps the verified file instead of fetching it again.
     manifest.unlink()
     download(spec, tmp_path / "raw", mirrors=[f"http://127.0.0.1:{closed_port()}"], retries=1)
-    assert __import__("json").loads(manifest.read_text())["files"][0]["url"] == "cached"
+    assert json.loads(manifest.read_text())["files"][0]["url"] == "cached"
 
 
 @needs_mirror
@@ -125,3 +130,13 @@ def test_registry_pins_match_the_mirror_manifest(registry):
             assert rows[f.mirror]["sha256"] == f.sha256, f"{spec.name}: {f.mirror}"
             used.add(rows[f.mirror]["dataset"])
     assert used == {r["dataset"] for r in rows.values()}
+
+
+def test_404_is_reported_and_not_retried(tmp_path, registry):
+    empty = tmp_path / "empty_mirror"
+    empty.mkdir()
+    with serve_directory(empty) as url, pytest.raises(DownloadError) as err:
+        download(registry["musk"], tmp_path / "raw", mirrors=[url], retries=5, backoff=30)
+    line = next(l for l in str(err.value).splitlines() if l.startswith(f"  - {url}/musk/clean1.data"))
+    assert line.endswith("HTTP 404 File not found")  # permanent: no retries (backoff would be 30 s)
+    assert not (tmp_path / "raw" / MANIFEST_NAME).exists()

@@ -237,3 +237,18 @@ def test_prepared_file_is_json_provenance_without_pickle(tmp_path):
     with np.load(out, allow_pickle=False) as data:
         assert set(data.files) == {"X", "y", "feature_names", "name", "task", "provenance"}
         assert json.loads(str(data["provenance"]))["dataset"] == "tiny"
+
+
+def test_wdbc_from_uci_file_equals_sklearn_breast_cancer(tmp_path):
+    """Two independent routes (UCI CSV through pandas; sklearn's bundled copy) agree exactly."""
+    from pathlib import Path
+
+    from rlsbench.datasets import load
+
+    shared = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+    if not shared.is_dir():
+        pytest.skip(f"no dataset mirror at {shared}")
+    wdbc = load("wdbc", cache_dir=tmp_path, mirrors=[str(shared)])
+    sk = load("breast_cancer", cache_dir=tmp_path)
+    np.testing.assert_array_equal(wdbc.X, sk.X)
+    np.testing.assert_array_equal(wdbc.y, sk.y)

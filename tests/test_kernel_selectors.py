@@ -18,7 +18,14 @@ from rlsbench.kernel.selectors import (
 )
 from rlsbench.kernel.kernels import ScaledKernel
 from rlsbench.kernel.toy import make_weston_linear, make_weston_nonlinear
-from rlsbench.kernel.wrappers import AROM, SVMRFE, joachims_C
+from rlsbench.kernel.wrappers import (
+    AROM,
+    R2W2,
+    SVMRFE,
+    enclosing_ball,
+    joachims_C,
+    radius_margin_value_grad,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -127,9 +134,48 @@ def test_transform_keeps_the_top_ranked_features():
     assert sorted(est.ranking_[est.order_[:3]]) == [1, 2, 3]
 
 
+def test_enclosing_ball_radius_solves_the_qp():
+    from scipy.optimize import minimize
+
+    two = np.array([[0.0, 0.0], [2.0, 0.0]])
+    assert enclosing_ball(two @ two.T)[0] == pytest.approx(1.0)
+    X = np.random.default_rng(0).normal(size=(25, 3))
+    K = X @ X.T
+    d = np.diag(K)
+    ref = minimize(lambda b: b @ K @ b - b @ d, np.full(25, 1 / 25), jac=lambda b: 2 * K @ b - d,
+                   bounds=[(0, 1)] * 25, method="SLSQP", options={"ftol": 1e-14},
+                   constraints=[{"type": "eq", "fun": lambda b: b.sum() - 1}])
+    r2, beta = enclosing_ball(K)
+    assert r2 == pytest.approx(-ref.fun, rel=1e-8)
+    assert beta.min() >= 0 and beta.sum() == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("kernel", [ScaledKernel("linear"), ScaledKernel("rbf", sigma=1.5)],
+                         ids=["linear", "rbf"])
+def test_radius_margin_gradient_matches_finite_differences(kernel):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 3))
+    y = np.r_[np.ones(15), -np.ones(15)]
+    X[:15, 0] += 1.0
+    codes, _, counts = encode_labels(y)
+    w = rng.uniform(0.5, 1.5, size=3)
+    _, grad = radius_margin_value_grad(X, codes, counts, w, kernel, 0.7)
+    # the SVM and the ball are solved numerically: a wider step keeps their tolerance out
+    fd = [(radius_margin_value_grad(X, codes, counts, w + e, kernel, 0.7)[0]
+           - radius_margin_value_grad(X, codes, counts, w - e, kernel, 0.7)[0]) / 2e-3
+          for e in np.eye(3) * 1e-3]
+    np.testing.assert_allclose(grad, fd, rtol=1e-2, atol=1e-3)
+
+
+def test_r2w2_finds_the_nonlinear_pair():
+    hits = [set(R2W2().fit(*make_weston_nonlinear(50, seed=s, n_features=12)).order_[:2])
+            == {0, 1} for s in range(5)]
+    assert np.mean(hits) >= 0.6
+
+
 @parametrize_with_checks(
     [SAS(max_iter=5), SCSS(max_iter=5), SFS(max_iter=5), KFDS(max_iter=5), FisherScore(),
-     AROM(max_iter=3), SVMRFE()]
+     AROM(max_iter=3), SVMRFE(), R2W2(max_iter=3)]
 )
 def test_sklearn_estimator_contract(estimator, check):
     check(estimator)
@@ -145,7 +191,7 @@ def test_registered_methods_score_their_order_with_ridge_path():
     X[:, 9] += 2.0 * classes
     y = np.where(classes == 0, 1.0, -1.0)
     Y = np.where(np.arange(3)[None, :] == classes[:, None], 1.0, -1.0)
-    for name in ["sas", "scss", "sfs", "kfds", "fisher_score", "svm_rfe", "arom"]:
+    for name in ["sas", "scss", "sfs", "kfds", "fisher_score", "svm_rfe", "arom", "r2w2"]:
         method = get_method(name)
         assert method.tasks == ("binary", "multiclass")
         for target in (y, Y):

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 from scipy.linalg import cho_factor, cho_solve
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from rlsbench.marglik import (
     forward_marglik,
@@ -234,3 +235,8 @@ def test_rvm_regressor_fits_sinc(method):
     model = RVMRegressor(width=8.0, method=method).fit(X, y)
     assert np.mean((model.predict(Xt) - np.sinc(Xt[:, 0] / np.pi)) ** 2) < 0.01
     assert 2 <= model.coef_.size < 30
+
+
+@parametrize_with_checks([ForwardMarglikRegressor(), RVMRegressor(max_iter=50)])
+def test_estimators_pass_the_scikit_learn_estimator_checks(estimator, check):
+    check(estimator)

@@ -156,3 +156,17 @@ def test_provenance_columns():
         assert row[key]
     assert row["seed"] == 7
     assert row["config_hash"] != provenance({"a": 2}, 7)["config_hash"]
+
+
+def test_time_budget_per_method_with_default():
+    from rlsbench.protocol import time_budget_for
+
+    budget = {"default": 900, "wrapper_blackbox": 20}
+    assert time_budget_for(budget, "wrapper_blackbox") == 20
+    assert time_budget_for(budget, "greedy_rls") == 900
+    assert time_budget_for(60, "random") == 60
+    slow = feasibility(_method("wrapper_blackbox"), 900, 24, 24, 1, memory_budget_mb=1e6,
+                       time_budget_s=budget, flops_per_second=2e9)
+    fast = feasibility(_method("greedy_rls"), 900, 24, 24, 1, memory_budget_mb=1e6,
+                       time_budget_s=budget, flops_per_second=2e9)
+    assert not slow.feasible and "budget 20" in slow.reason and fast.feasible

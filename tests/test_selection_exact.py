@@ -156,3 +156,20 @@ def test_random_selection_is_seeded():
     assert len(set(a.selected)) == 5
     assert not np.array_equal(a.selected, c.selected)
     np.testing.assert_allclose(a.loo_mse, ridge_path(X, y, a.selected, alpha).loo_mse)
+
+
+@pytest.mark.parametrize("backend", ["numpy"] + (["numba"] if HAVE_NUMBA else []))
+def test_greedy_memory_is_linear_in_m_never_an_m_by_m_matrix(backend):
+    import tracemalloc
+
+    rng = np.random.default_rng(1)
+    m, n = 4000, 25
+    X = rng.normal(size=(m, n))
+    y = np.where(X[:, 0] + rng.normal(size=m) > 0, 1.0, -1.0)
+    greedy_rls(X[:50], y[:50], 2, 1.0, backend=backend)  # load kernels outside the trace
+    tracemalloc.start()
+    greedy_rls(X, y, 5, 1.0, bias=1.0, criterion="zero_one", backend=backend)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 4 * X.nbytes  # the cache (= X) plus O(m + n) vectors
+    assert peak < 8 * m * m / 10  # an m×m float64 matrix would be 16× X here

@@ -182,3 +182,13 @@ def test_bad_config_stops_before_any_job_naming_the_key(edit, message, tmp_path)
     assert proc.returncode != 0
     assert re.search(message, proc.stdout + proc.stderr), (proc.stdout + proc.stderr)[-3000:]
     assert not (tmp_path / "results").exists()
+
+
+def test_publish_copies_the_run_to_the_committed_location_only_on_request(tiny_run):
+    workdir, rundir, _ = tiny_run
+    published = workdir / "results" / "paper" / "main"
+    assert not published.exists()  # the run itself never writes the committed copy
+    snakemake("main_publish", "--configfile", TINY, workdir=workdir)
+    for name in ("tables/summary.md", "tables/summary.tex", "tables/curves.csv",
+                 "figures/test_wine.png", "figures/loo_vs_test_breast_cancer.png"):
+        assert (published / name).read_bytes() == (rundir / name).read_bytes(), name

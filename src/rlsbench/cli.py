@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 
 
@@ -157,6 +158,9 @@ def main(argv=None) -> int:
     except DatasetError as exc:
         print(f"rlsbench: error: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # output piped into `head` and the like
+        sys.stdout = open(os.devnull, "w")
+        return 0
 
 
 if __name__ == "__main__":

@@ -66,6 +66,7 @@ def plot_test_curves(frame, dataset, path):
             x="k",
             y=f"test_{metric}",
             hue="method",
+            style="method",  # exact methods select the same features: dashes keep all visible
             errorbar="sd",
             estimator="mean",
             ax=ax,

@@ -8,6 +8,8 @@ tables apart from the timing columns (:data:`rlsbench.protocol.TIMING_COLUMNS`).
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -72,6 +74,14 @@ def _chosen_k(run):
     return int(run["k"].iloc[int(np.argmax(run["loo_accuracy"].to_numpy()))])
 
 
+def _short_reason(group):
+    """The first run's skip reason without its shape details (they vary by a row per fold)."""
+    reasons = group.loc[group["reason"] != "", "reason"]
+    if reasons.empty:
+        return ""
+    return re.sub(r"\s*\(m=.*\)$", "", reasons.iloc[0])
+
+
 def _mean_sd(values, digits=3):
     values = np.asarray(values, dtype=float)
     if values.size == 0 or np.all(np.isnan(values)):
@@ -103,8 +113,7 @@ def summary_table(frame, report_k):
         runs = group.groupby(["fold", "seed"]).ngroups
         row = {"dataset": dataset, "method": method, "runs": runs}
         if ok.empty:
-            reasons = sorted(set(group["reason"]))
-            row.update({"status": "skipped", "reason": "; ".join(reasons)})
+            row.update({"status": "skipped", "reason": _short_reason(group)})
             rows.append(row)
             continue
         col = _score_column(ok)
@@ -123,7 +132,7 @@ def summary_table(frame, report_k):
         row["at k_max"] = _mean_sd(last[col])
         per_run = ok.groupby(["fold", "seed"])["fit_time_s"].first()
         row["fit time (s)"] = f"{per_run.mean():.3g}"
-        row["reason"] = "; ".join(sorted(set(group.loc[group["status"] != "ok", "reason"])))
+        row["reason"] = _short_reason(group[group["status"] != "ok"])
         rows.append(row)
     table = pd.DataFrame(rows)
     order = (

@@ -28,7 +28,7 @@ import math
 import signal
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping
 
 import numpy as np
@@ -36,7 +36,6 @@ import pandas as pd
 
 REFERENCE_METHOD = "greedy_rls"
 VARIABLES = ("m", "n", "k")
-STATUSES = ("ok", "skipped", "timeout")
 METRICS = ("cpu", "wall")
 
 
@@ -281,6 +280,26 @@ def plan_points(cfg: Mapping) -> dict[str, Point]:
     return points
 
 
+def lookup_point(points: Mapping[str, Point], wildcards) -> Point:
+    """The planned point of a job's wildcards (``method``, ``threads``, ``m``, ``n``, ``k``)."""
+    key = point_key(wildcards.method, wildcards.threads, wildcards.m, wildcards.n, wildcards.k)
+    if key not in points:
+        raise ValueError(f"scaling point {key} is not in any sweep of config['scaling']['sweeps']")
+    return points[key]
+
+
+def previous_input(points: Mapping[str, Point], wildcards, directory: str) -> dict:
+    """Snakemake input of a point job: the record of the smaller point it extrapolates from."""
+    previous = lookup_point(points, wildcards).previous
+    return {"previous": f"{directory}/{previous}.json"} if previous else {}
+
+
+def job_params(points: Mapping[str, Point], wildcards) -> dict:
+    """The point's fields a job needs; not its sweeps, so adding a sweep never re-runs it."""
+    point = lookup_point(points, wildcards)
+    return {f.name: getattr(point, f.name) for f in dataclasses.fields(point) if f.name != "sweeps"}
+
+
 # --------------------------------------------------------------------------------------------
 # Budget: run, or skip with the reason
 # --------------------------------------------------------------------------------------------
@@ -496,7 +515,7 @@ def add_repeat(record: dict, result: Mapping) -> dict:
             "repeats selected different features (non-deterministic selector)"
         )
     record["status"] = result["status"]
-    record["reason"] = result.get("reason", record["reason"])
+    record["reason"] = result.get("reason") or record["reason"]
     record["wall_s"].append(float(result["wall_s"]))
     record["cpu_s"].append(float(result["cpu_s"]))
     if result["selected"] is not None:
@@ -842,6 +861,9 @@ __all__ = [
     "fit_exponent",
     "fit_exponents",
     "get_scaling_method",
+    "job_params",
+    "lookup_point",
+    "previous_input",
     "plan_points",
     "point_key",
     "point_record",

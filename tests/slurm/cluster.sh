@@ -8,9 +8,10 @@
 #
 # Why the config sits at /etc/slurm/slurm.conf: the executor's job step (srun inside the batch
 # script) drops SLURM_CONF from the environment, so a config anywhere else is not found there.
-# Why MinJobAge stays at 300 s: without slurmdbd the executor must read job states with squeue,
-# and squeue forgets a job MinJobAge seconds after it ends; the plugin also falls back to sacct
-# (which hangs without accounting) when MinJobAge < 3 * its first status-check delay.
+# Why MinJobAge=3600: without slurmdbd the executor must read job states with squeue, and squeue
+# forgets a job MinJobAge seconds after it ends (the plugin even falls back to sacct, which hangs
+# without accounting, when MinJobAge < 3 x its first status-check delay); the test's checker
+# also asks squeue for every job of the run once it is over.
 set -euo pipefail
 
 STATE=${RLSBENCH_SLURM_STATE:-/var/tmp/rlsbench-slurm}
@@ -66,7 +67,7 @@ JobAcctGatherType=jobacct_gather/none
 JobCompType=jobcomp/none
 MpiDefault=none
 ReturnToService=2
-MinJobAge=300
+MinJobAge=3600
 $node State=UNKNOWN
 PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 CONF

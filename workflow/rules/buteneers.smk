@@ -10,18 +10,22 @@ BUTENEERS_OUTPUTS = ("tables.md", "results.csv", "timing.csv")
 if part_enabled("buteneers"):
     validate(config["buteneers"], "../schemas/buteneers.schema.yaml")
     BUTENEERS = config["buteneers"]
+    BUTENEERS_TASKS = {t["name"]: {k: v for k, v in t.items() if k != "name"}
+                       for t in BUTENEERS["tasks"]}
+    if len(BUTENEERS_TASKS) != len(BUTENEERS["tasks"]):
+        raise ValueError("config key buteneers.tasks: task names must be unique")
     BUTENEERS_TARGETS = [f"{BUTENEERS_DIR}/{name}" for name in BUTENEERS_OUTPUTS]
 else:
-    BUTENEERS = {"tasks": {}}
+    BUTENEERS, BUTENEERS_TASKS = {}, {}
     BUTENEERS_TARGETS = []
 
 
 def buteneers_task_spec(name):
     try:
-        return BUTENEERS["tasks"][name]
+        return BUTENEERS_TASKS[name]
     except KeyError:
         raise ValueError(
-            f"config key buteneers.tasks: no task {name!r}; known: {', '.join(BUTENEERS['tasks'])}"
+            f"config key buteneers.tasks: no task {name!r}; known: {', '.join(BUTENEERS_TASKS)}"
         ) from None
 
 
@@ -69,7 +73,7 @@ rule buteneers_timing:
 
 rule buteneers_tables:
     input:
-        tasks=expand(f"{BUTENEERS_DIR}/tasks/{{task}}.csv", task=list(BUTENEERS["tasks"])),
+        tasks=expand(f"{BUTENEERS_DIR}/tasks/{{task}}.csv", task=list(BUTENEERS_TASKS)),
         timing=rules.buteneers_timing.output.table,
     output:
         tables=report(f"{BUTENEERS_DIR}/tables.md", caption="../report/buteneers_tables.rst",

@@ -180,12 +180,14 @@ def main_select_mem_mb(wildcards):
 def main_select_runtime(wildcards):
     """Minutes: 3× the estimated time (capped by the time budget), at least 5."""
     from rlsbench.methods import get_method
-    from rlsbench.protocol import estimate_flops
+    from rlsbench.protocol import estimate_flops, time_budget_for
 
     m, n, k = _train_shape(wildcards.dataset)
     sec = estimate_flops(get_method(wildcards.method), m, n, k,
                          dataset_n_outputs(wildcards.dataset)) / MAIN["flops_per_second"]
-    sec = min(sec, MAIN["time_budget_s"]) + 8.0 * m * k * k / MAIN["flops_per_second"]
+    budget = time_budget_for(MAIN["time_budget_s"], wildcards.method)
+    # a job over budget is skipped; the LOO path of the protocol costs O(k²m) on top
+    sec = min(sec, budget) + 8.0 * m * k * k / MAIN["flops_per_second"]
     return max(5, math.ceil(3 * sec / 60))
 
 
@@ -194,6 +196,13 @@ def main_job_settings(dataset):
     from rlsbench.protocol import job_settings
 
     return job_settings(MAIN, dataset)
+
+
+def main_alpha_settings(wildcards):
+    """The `main` settings a λ search depends on (budgets or k caps do not re-run it)."""
+    from rlsbench.protocol import alpha_settings
+
+    return alpha_settings(MAIN)
 
 
 def main_job_tables(wildcards=None):

@@ -12,6 +12,7 @@ from rlsbench.datasets import load_registry
 DATASETS_ROOT = Path(workflow.current_basedir).resolve().parents[1]
 DATASETS_REGISTRY_FILE = DATASETS_ROOT / "config" / "datasets.yaml"
 DATASETS = load_registry(DATASETS_REGISTRY_FILE)
+DATASETS_DOWNLOAD_OPTIONS = dsrules.download_options(config)
 
 
 rule download:
@@ -27,12 +28,12 @@ rule download:
         raw_dir=dsrules.RAW,
     resources:
         downloads=1,
-    run:
-        options = dsrules.download_options(config)
-        shell(
-            "{params.cli} download {wildcards.dataset:q} --raw-dir {params.raw_dir:q}"
-            " --root {params.root:q} {options} > {log:q} 2>&1"
-        )
+    shell:
+        # Mirror/network options come from a global, not `params`: switching mirrors must not
+        # invalidate downloads whose content already verified (and `run:` would re-parse the
+        # whole workflow in each job).
+        "{params.cli} download {wildcards.dataset:q} --raw-dir {params.raw_dir:q}"
+        " --root {params.root:q} {DATASETS_DOWNLOAD_OPTIONS} > {log:q} 2>&1"
 
 
 rule prepare:

@@ -17,8 +17,7 @@ if part_enabled("ramona"):
 else:
     RAMONA = {"enabled": False}
 
-# One job per toy problem and per (experiment, kernel), each running all its methods: the
-# jobs are short, so fewer of them keeps the scheduling overhead below the compute.
+# One job per (toy problem, method) and per (experiment, kernel) running all its methods.
 RAMONA_TOY_FILES = ramona_cfg.toy_files(RAMONA, RAMONA_DIR)
 RAMONA_REAL_FILES = ramona_cfg.realdata_files(RAMONA, RAMONA_DIR)
 RAMONA_CPU_AXES = ramona_cfg.cputime_axes(RAMONA)
@@ -49,16 +48,18 @@ RAMONA_TARGETS = (
 
 rule ramona_toy:
     output:
-        f"{RAMONA_DIR}/toy/{{problem}}.csv",
+        f"{RAMONA_DIR}/toy/{{problem}}/{{method}}.csv",
     log:
-        f"{RAMONA_DIR}/logs/toy/{{problem}}.log",
+        f"{RAMONA_DIR}/logs/toy/{{problem}}/{{method}}.log",
     benchmark:
-        f"{RAMONA_DIR}/benchmarks/toy/{{problem}}.tsv"
+        f"{RAMONA_DIR}/benchmarks/toy/{{problem}}/{{method}}.tsv"
     wildcard_constraints:
         problem="linear|nonlinear",
+        method="[a-z0-9]+",
     threads: RAMONA.get("threads", 1)
     params:
-        toy=RAMONA.get("toy"),
+        # the settings of this job only: adding a method must not re-run the others
+        toy={k: v for k, v in RAMONA.get("toy", {}).items() if k != "methods"},
         seed=RAMONA.get("seed", 0),
     script:
         "../scripts/ramona_toy.py"

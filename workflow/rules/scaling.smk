@@ -7,9 +7,7 @@
 # recorded as skipped, with the reason, when the prediction exceeds `budget.point_s`; a hard
 # limit `budget.timeout_s` stops a run that overshoots anyway (then all larger points skip).
 # Threads: the wildcard `t1` is the single-threaded variant, `t2`, `t4`, ... multi-threaded.
-import dataclasses
-
-from rlsbench.scaling import SCALING_METHODS, plan_points, point_key
+from rlsbench.scaling import SCALING_METHODS, job_params, plan_points, previous_input
 
 SCALING_DIR = f"{RUNDIR}/scaling"
 SCALING_PUBLISH_DIR = "results/paper/scaling"
@@ -42,27 +40,9 @@ SCALING_TARGETS = (
 )
 
 
-def scaling_point_of(wildcards):
-    key = point_key(wildcards.method, wildcards.threads, wildcards.m, wildcards.n, wildcards.k)
-    if key not in SCALING_POINTS:
-        raise ValueError(f"scaling point {key} is not in any sweep of config['scaling']['sweeps']")
-    return SCALING_POINTS[key]
-
-
-def scaling_previous(wildcards):
-    previous = scaling_point_of(wildcards).previous
-    return {"previous": f"{SCALING_DIR}/points/{previous}.json"} if previous else {}
-
-
-def scaling_threads(wildcards):
-    # exclusive: the job reserves every core so no other job disturbs its timing; it still
-    # uses only its wildcard's thread count (capped in the script).
-    return workflow.cores if SCALING.get("exclusive", False) else int(wildcards.threads)
-
-
 rule scaling_point:
     input:
-        unpack(scaling_previous),
+        unpack(lambda wc: previous_input(SCALING_POINTS, wc, f"{SCALING_DIR}/points")),
     output:
         record=f"{SCALING_DIR}/points/{SCALING_POINT_STEM}.json",
     log:
@@ -75,13 +55,11 @@ rule scaling_point:
         m=r"\d+",
         n=r"\d+",
         k=r"\d+",
-    threads: scaling_threads
+    # exclusive: the job reserves every core so that no other job disturbs its timing; it
+    # still uses only its wildcard's thread count (capped in the script).
+    threads: lambda wc: workflow.cores if SCALING.get("exclusive", False) else int(wc.threads)
     params:
-        point=lambda wc: {
-            f.name: getattr(scaling_point_of(wc), f.name)
-            for f in dataclasses.fields(scaling_point_of(wc))
-            if f.name != "sweeps"  # membership in sweeps must not re-trigger a timing
-        },
+        point=lambda wc: job_params(SCALING_POINTS, wc),
         cfg=lambda wc: {
             "alpha": SCALING["alpha"],
             "seed": SCALING["seed"],

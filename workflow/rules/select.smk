@@ -20,7 +20,7 @@ rule main_alpha:
     benchmark:
         f"{RUNDIR}/main/benchmarks/alpha/{{dataset}}/fold{{fold}}.tsv"
     params:
-        settings=lambda wildcards: main_job_settings(wildcards.dataset),
+        settings=main_alpha_settings,
     threads: main_threads
     resources:
         mem_mb=main_alpha_mem_mb,

@@ -18,9 +18,10 @@ if part_enabled("sunyao"):
     validate(config["sunyao"], "../schemas/sunyao.schema.yaml")
     SUNYAO = config["sunyao"]
 else:
-    SUNYAO = {"table1": {"datasets": {}}}
+    SUNYAO = {"table1": {"datasets": []}}
 
-SUNYAO_T1 = SUNYAO.get("table1") or {"datasets": {}}
+SUNYAO_T1 = dict(SUNYAO.get("table1") or {"datasets": []})
+SUNYAO_T1["datasets"] = {entry["name"]: entry for entry in SUNYAO_T1["datasets"]}
 SUNYAO_F1 = SUNYAO.get("fig1") if (SUNYAO.get("fig1") or {}).get("enabled", True) else None
 
 SUNYAO_T1_OUT = [f"{SUNYAO_DIR}/table1/{name}" for name in ("table1.md", "table1.csv", "splits.csv")]

@@ -1,4 +1,4 @@
-"""One toy problem of Fig. 1 (Ramona et al. 2012, Section V-A), every method -> tidy CSV rows."""
+"""One (toy problem, method) of Fig. 1 (Ramona et al. 2012, Section V-A) -> tidy CSV rows."""
 
 import logging
 import time
@@ -15,18 +15,15 @@ logging.basicConfig(filename=sm.log[0], level=logging.INFO, format="%(asctime)s 
 toy, seed = sm.params.toy, sm.params.seed
 t0 = time.perf_counter()
 with threadpool_limits(limits=sm.threads):
-    rows = []
-    for method in toy["methods"]:
-        t1 = time.perf_counter()
-        rows += toy_rows(
-            sm.wildcards.problem, method, n_train=toy["n_train"],
-            n_test=toy.get("n_test", 500), n_repeats=toy.get("n_repeats", 40),
-            n_select=toy.get("n_selected", 2), seed=seed,
-        )
-        logging.info("%s: %.1f s", method, time.perf_counter() - t1)
+    rows = toy_rows(
+        sm.wildcards.problem, sm.wildcards.method, n_train=toy["n_train"],
+        n_test=toy.get("n_test", 500), n_repeats=toy.get("n_repeats", 40),
+        n_select=toy.get("n_selected", 2), seed=seed,
+    )
 df = pd.DataFrame(rows)
 for key, value in provenance({"toy": toy}, seed).items():
     df[key] = value
 with atomic_path(sm.output[0]) as tmp:
     df.to_csv(tmp, index=False)
-logging.info("%s: %d rows in %.1f s", sm.wildcards.problem, len(df), time.perf_counter() - t0)
+logging.info("%s/%s: %d rows in %.1f s", sm.wildcards.problem, sm.wildcards.method, len(df),
+             time.perf_counter() - t0)

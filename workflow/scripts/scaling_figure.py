@@ -13,6 +13,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import FuncFormatter, NullFormatter  # noqa: E402
 
 from rlsbench._io import atomic_path  # noqa: E402
 from rlsbench.scaling import read_points, sweep_frame  # noqa: E402
@@ -46,6 +47,12 @@ ax.set_title(f"{spec.get('title', sweep)} ({fixed})", fontsize=10)
 if scale == "log":
     ax.set_xscale("log")
     ax.set_yscale("log")
+    # sizes as plain numbers (500, 1000, ...) rather than powers of ten
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ticks = sorted(data["size"].unique())
+    if len(ticks) <= 12:
+        ax.set_xticks(ticks)
 ax.grid(True, which="both", alpha=0.3)
 if len(ok):
     ax.legend(fontsize=8)

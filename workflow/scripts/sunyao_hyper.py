@@ -12,12 +12,13 @@ from rlsbench.provenance import provenance
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 logging.basicConfig(filename=sm.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
 dataset, entry = sm.wildcards.sy_dataset, sm.params.entry
+sigma2 = entry.get("sigma2", sm.params.sigma2)  # a dataset may override the fixed σ²
 with threadpool_limits(int(sm.threads)):
     X, y = load_data(dataset, entry, sm.input.get("data"))
-    hyper = choose_hyperparameters(X, y, sm.params.cv, sm.params.rvm, sigma2=sm.params.sigma2,
+    hyper = choose_hyperparameters(X, y, sm.params.cv, sm.params.rvm, sigma2=sigma2,
                                    seed=sm.params.seed, target=entry.get("target", "raw"))
 for method in ("forward", "rvm_old", "rvm_new"):
     logging.info("%s %s: %s", dataset, method, hyper[method])
 hyper["provenance"] = provenance({"cv": sm.params.cv, "rvm": sm.params.rvm, "entry": entry,
-                                  "sigma2": sm.params.sigma2}, sm.params.seed)
+                                  "sigma2": sigma2}, sm.params.seed)
 atomic_write_text(sm.output[0], json.dumps(hyper, indent=1, sort_keys=True) + "\n")

@@ -34,3 +34,26 @@ def closed_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def run_snakemake(repo, workdir, targets, mirrors, *extra, env=None, timeout=900):
+    """Run ``repo``'s Snakefile in ``workdir`` (outputs land there, not in the repository).
+
+    ``workdir/config`` is linked to the repository's ``config/`` (the Snakefile's ``configfile``
+    is relative to the working directory); ``mirrors`` goes to the ``mirrors`` config key.
+    Returns the :class:`subprocess.CompletedProcess`.
+    """
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo, workdir = Path(repo), Path(workdir)
+    if not (workdir / "config").exists():
+        (workdir / "config").symlink_to(repo / "config")
+    mirror_list = "[" + ",".join(f'"{m}"' for m in mirrors) + "]"
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(repo / "Snakefile"),
+           "--directory", str(workdir), "--cores", "2", "--config", f"mirrors={mirror_list}",
+           *extra, "--", *targets]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, **(env or {})})

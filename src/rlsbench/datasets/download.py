@@ -22,7 +22,7 @@ from pathlib import Path
 
 from .._io import atomic_path
 from .errors import DownloadError, IntegrityError
-from .integrity import sha256_file, verify_file
+from .integrity import make_readable, sha256_file, verify_file
 from .registry import REPO_ROOT, DatasetSpec, FileSpec
 
 log = logging.getLogger("rlsbench.datasets")
@@ -129,7 +129,7 @@ def fetch_url(url: str, dest, *, timeout=DEFAULT_TIMEOUT, retries=DEFAULT_RETRIE
 def _describe_sources(file: FileSpec) -> str:
     if file.upstream:
         return ""
-    hint = " No upstream URL serves this exact content; configure a mirror (config key `mirrors`)"
+    hint = "\nNo upstream URL serves this exact content; configure a mirror (config key `mirrors`)"
     if file.reference:
         hint += f". Published (in another packaging) at: {', '.join(file.reference)}"
     return hint + "."
@@ -174,6 +174,7 @@ def download_file(dataset: str, file: FileSpec, raw_dir, *, mirrors=(), root=REP
                 fetch_url(url, tmp, timeout=timeout, retries=retries, backoff=backoff)
                 how = verify_file(tmp, file.sha256, file.content_sha256, dataset=dataset)
                 record = _record(file, tmp, url, how)
+                make_readable(tmp)
         except _Failure as exc:
             failures.append((url, str(exc)))
             continue
@@ -238,6 +239,9 @@ def download(spec: DatasetSpec, raw_dir, *, mirrors=(), root=REPO_ROOT, timeout=
     if not spec.files:
         raise DownloadError(f"format {spec.format!r} has no files to download", dataset=spec.name)
     raw_dir.mkdir(parents=True, exist_ok=True)
+    for f in spec.files:  # temporary files a killed earlier run may have left (never final names)
+        for leftover in raw_dir.glob(f".{f.name}.*"):
+            leftover.unlink()
     records = [
         download_file(spec.name, f, raw_dir, mirrors=mirrors, root=root, timeout=timeout,
                       retries=retries, backoff=backoff)
@@ -245,6 +249,7 @@ def download(spec: DatasetSpec, raw_dir, *, mirrors=(), root=REPO_ROOT, timeout=
     ]
     with atomic_path(manifest) as tmp:
         tmp.write_text(json.dumps({"dataset": spec.name, "files": records}, indent=2) + "\n")
+        make_readable(tmp)
     return manifest
 
 

@@ -20,6 +20,7 @@ import bz2
 import gzip
 import hashlib
 import lzma
+import os
 import zlib
 from pathlib import Path
 
@@ -27,6 +28,13 @@ from .errors import IntegrityError
 
 _CHUNK = 1 << 20
 _MAGIC = {b"\x1f\x8b": "gz", b"BZh": "bz2", b"\xfd7zXZ\x00": "xz"}
+
+
+def make_readable(path) -> None:
+    """Give a finished file the usual permissions (``mkstemp`` creates 0600): 0666 minus umask."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(path, 0o666 & ~umask)
 
 
 def compression_of(path) -> str | None:

@@ -28,7 +28,7 @@ import numpy as np
 from .._io import atomic_path
 from .download import MANIFEST_NAME
 from .errors import DatasetError, FormatError, IntegrityError
-from .integrity import sha256_file, verify_file
+from .integrity import make_readable, sha256_file, verify_file
 from .readers import (RawTable, read_arff, read_delimited, read_idx_pairs, read_libsvm,
                       read_sklearn, read_synthetic)
 from .registry import DatasetSpec
@@ -273,6 +273,7 @@ def save_prepared(dataset: Dataset, path) -> Path:
                 feature_names=np.asarray(dataset.feature_names, dtype=str),
                 name=np.asarray(dataset.name), task=np.asarray(dataset.task),
                 provenance=np.asarray(json.dumps(dataset.provenance, sort_keys=True, default=str)))
+        make_readable(tmp)
     return path
 
 

@@ -22,10 +22,10 @@ from .alignment import encode_labels
 from .kernels import ScaledKernel
 from .selectors import KFDS, SAS, SCSS, SFS, FisherScore
 from .toy import make_toy
-from .wrappers import AROM, SVMRFE, joachims_C
+from .wrappers import AROM, R2W2, SVMRFE, joachims_C
 
 #: Methods of the comparison; "svm" = no selection (all features), the black curve of Fig. 1.
-METHODS = ("fisher", "arom", "rfe", "sas", "scss", "kfds", "sfs", "svm")
+METHODS = ("fisher", "arom", "rfe", "r2w2", "sas", "scss", "kfds", "sfs", "svm")
 #: Kernels of the experiments (SVM and, for SAS / SCSS / SFS, the scaled kernel).
 EXPERIMENT_KERNELS = ("linear", "rbf", "poly")
 #: Methods that only exist with a linear kernel (Section V) and rank with it whatever the SVM.
@@ -74,6 +74,10 @@ def make_ranker(method: str, kernel: str, *, degree: int = 3, standardize: bool 
         return AROM(standardize=standardize, **fixed)
     if method == "rfe":
         return SVMRFE(standardize=standardize)
+    if method == "r2w2":
+        # with a fixed iteration count: one descent round on all features (no elimination)
+        extra = {} if n_iter is None else {"elimination": 1.0}
+        return R2W2(kernel=kernel, degree=degree, standardize=standardize, **fixed, **extra)
     if method == "fisher":
         return FisherScore()
     raise ValueError(f"method {method!r} has no ranker; rankers: {METHODS[:-1]}")
@@ -276,7 +280,7 @@ def cputime_rows(axis: str, grid, *, fixed: int = 30, methods=("arom", "rfe", "s
         N, D = (int(v), fixed) if axis == "N" else (fixed, int(v))
         X, y = timing_problem(N, D, seed=seed)
         for method in methods:
-            kernel = "rbf" if method in ("sas", "scss", "sfs") else "linear"
+            kernel = "rbf" if method in ("sas", "scss", "sfs", "r2w2") else "linear"
             best = np.inf
             for _ in range(n_repeats):
                 ranker = make_ranker(method, kernel, n_iter=n_iter)

@@ -53,7 +53,12 @@ def toy_files(section: dict, rundir: str) -> list[str]:
     toy = section.get("toy")
     if not section.get("enabled") or not toy or not toy.get("enabled", True):
         return []
-    return [f"{rundir}/toy/{p}.csv" for p in toy.get("problems", ["linear", "nonlinear"])]
+    return [
+        f"{rundir}/toy/{p}/{m}.csv"
+        for p in toy.get("problems", ["linear", "nonlinear"])
+        for m in toy["methods"]
+        if method_applies(m, "linear" if p == "linear" else "rbf")
+    ]
 
 
 def realdata_files(section: dict, rundir: str) -> list[str]:

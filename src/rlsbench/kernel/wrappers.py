@@ -306,11 +306,14 @@ class R2W2(_Ranker):
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left")],
         "step": [Interval(Real, 0, None, closed="neither")],
+        "elimination": [Interval(Real, 0, 1, closed="right")],
     }
 
     def __init__(self, n_features_to_select=None, *, kernel="rbf", sigma="scale", degree=3,
-                 coef="scale", max_iter=50, tol=1e-4, step=0.1, standardize=True):
+                 coef="scale", max_iter=20, tol=1e-4, step=0.1, elimination=0.5,
+                 standardize=True):
         self.n_features_to_select = n_features_to_select
+        self.elimination = elimination
         self.kernel = kernel
         self.sigma = sigma
         self.degree = degree
@@ -322,20 +325,39 @@ class R2W2(_Ranker):
 
     def _scores(self, X, codes, counts):
         kernel = _make_kernel(self.kernel, X, self.sigma, self.degree, self.coef)
-
         # C = 1/R̄² at the start (footnote 4), then held fixed along the descent
         C = joachims_C(X, kernel)
         self.C_ = C
+        D = X.shape[1]
+        active = np.arange(D)
+        scores = np.zeros(D)
+        w_all = np.ones(D)
+        histories = []
+        rank_base = 0.0
+        # backward elimination in rounds: descend on the active features, then move the
+        # weaker part (by |w_d|) behind the rest, in their order; scores rise with survival
+        while active.size:
+            Xa = X[:, active]
 
-        def neg_bound(w):
-            value, grad = radius_margin_value_grad(X, codes, counts, w, kernel, C)
-            return -value, -grad
+            def neg_bound(w, Xa=Xa):
+                value, grad = radius_margin_value_grad(Xa, codes, counts, w, kernel, C)
+                return -value, -grad
 
-        w, hist = bold_driver_ascent(neg_bound, np.ones(X.shape[1]), max_iter=self.max_iter,
-                                     tol=self.tol, step=self.step)
-        self.scale_factors_, self.history_ = w, -hist
-        self.n_iter_ = hist.size
-        return np.abs(w)
+            w, hist = bold_driver_ascent(neg_bound, w_all[active], max_iter=self.max_iter,
+                                         tol=self.tol, step=self.step)
+            histories.append(-hist)
+            w_all[active] = w
+            n_drop = active.size if active.size <= 2 else int(np.ceil(active.size
+                                                                        * self.elimination))
+            drop = np.argsort(np.abs(w), kind="stable")[:n_drop]
+            # within a dropped batch: larger |w| ranks higher
+            scores[active[drop]] = rank_base + np.arange(1, n_drop + 1) / (n_drop + 1)
+            rank_base += 1.0
+            active = np.delete(active, drop)
+        self.scale_factors_ = w_all
+        self.history_ = np.concatenate(histories)
+        self.n_iter_ = self.history_.size
+        return scores
 
 
 __all__ = ["AROM", "R2W2", "SVMRFE", "R2W2_NOTE", "enclosing_ball", "joachims_C",

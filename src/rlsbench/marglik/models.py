@@ -23,8 +23,8 @@ class ForwardMarglikRegressor(RegressorMixin, BaseEstimator):
 
     Parameters
     ----------
-    width : float, default=1.0
-        Gaussian kernel width r.
+    width : float or None, default=None
+        Gaussian kernel width r; None: the number of features.
     lam : float, default=1.0
         λ = σ² α (eq. 2).
     k_max : int, default=50
@@ -49,14 +49,14 @@ class ForwardMarglikRegressor(RegressorMixin, BaseEstimator):
     """
 
     _parameter_constraints = {
-        "width": [Interval(Real, 0, None, closed="neither")],
+        "width": [Interval(Real, 0, None, closed="neither"), None],
         "lam": [Interval(Real, 0, None, closed="neither")],
         "k_max": [Interval(Integral, 1, None, closed="left")],
         "sigma2": [Interval(Real, 0, None, closed="neither")],
         "rank": [Interval(Integral, 1, None, closed="left"), None],
     }
 
-    def __init__(self, width=1.0, lam=1.0, k_max=50, sigma2=1.0, rank=None):
+    def __init__(self, width=None, lam=1.0, k_max=50, sigma2=1.0, rank=None):
         self.width = width
         self.lam = lam
         self.k_max = k_max
@@ -68,7 +68,8 @@ class ForwardMarglikRegressor(RegressorMixin, BaseEstimator):
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         self.X_fit_ = X
         self.y_mean_ = float(y.mean())
-        self.chol_ = pivoted_cholesky(X, self.width, self.rank or self.k_max)
+        self.width_ = float(self.width or X.shape[1])
+        self.chol_ = pivoted_cholesky(X, self.width_, self.rank or self.k_max)
         self.path_ = forward_marglik_lowrank(
             self.chol_.factor, y - self.y_mean_, self.k_max, self.lam, sigma2=self.sigma2
         )
@@ -92,11 +93,12 @@ class ForwardMarglikRegressor(RegressorMixin, BaseEstimator):
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         steps = np.arange(1, len(self.basis_) + 1) if steps is None else np.asarray(steps)
-        g = nystroem_features(X, self.X_fit_, self.chol_, self.width)
+        g = nystroem_features(X, self.X_fit_, self.chol_, self.width_)
         Qx = g @ self.chol_.factor[self.basis_].T  # (n_samples, k)
         return self.path_.coef_path[steps - 1] @ Qx.T + self.y_mean_
 
     def predict(self, X):
+        check_is_fitted(self)
         return self.predict_path(X, [len(self.basis_)])[0]
 
 
@@ -105,8 +107,8 @@ class RVMRegressor(RegressorMixin, BaseEstimator):
 
     Parameters
     ----------
-    width : float, default=1.0
-        Gaussian kernel width r.
+    width : float or None, default=None
+        Gaussian kernel width r; None: the number of features.
     method : {"tipping2001", "fast"}, default="fast"
         :func:`~rlsbench.marglik.rvm.rvm_tipping` ("Old RVM") or
         :func:`~rlsbench.marglik.rvm.rvm_fast` (Tipping & Faul 2003, "New RVM").
@@ -120,13 +122,14 @@ class RVMRegressor(RegressorMixin, BaseEstimator):
     Attributes
     ----------
     result_ : RVMResult
+    n_iter_ : int
     relevance_vectors_ : ndarray of shape (M, n_features)
     coef_ : ndarray of shape (M,)
     y_mean_ : float
     """
 
     _parameter_constraints = {
-        "width": [Interval(Real, 0, None, closed="neither")],
+        "width": [Interval(Real, 0, None, closed="neither"), None],
         "method": [StrOptions({"tipping2001", "fast"})],
         "sigma2": [Interval(Real, 0, None, closed="neither"), None],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
@@ -134,7 +137,7 @@ class RVMRegressor(RegressorMixin, BaseEstimator):
         "time_budget": [Interval(Real, 0, None, closed="neither"), None],
     }
 
-    def __init__(self, width=1.0, method="fast", sigma2=None, max_iter=2000, tol=1e-6,
+    def __init__(self, width=None, method="fast", sigma2=None, max_iter=2000, tol=1e-6,
                  time_budget=None):
         self.width = width
         self.method = method
@@ -147,7 +150,8 @@ class RVMRegressor(RegressorMixin, BaseEstimator):
     def fit(self, X, y):
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         self.y_mean_ = float(y.mean())
-        K = gaussian_kernel(X, X, self.width)
+        self.width_ = float(self.width or X.shape[1])
+        K = gaussian_kernel(X, X, self.width_)
         solver = rvm_tipping if self.method == "tipping2001" else rvm_fast
         fixed = self.sigma2 is not None
         self.result_ = solver(
@@ -159,6 +163,7 @@ class RVMRegressor(RegressorMixin, BaseEstimator):
             tol=self.tol,
             time_budget=self.time_budget,
         )
+        self.n_iter_ = self.result_.n_iter
         self.relevance_vectors_ = X[self.result_.active]
         self.coef_ = self.result_.mean
         return self
@@ -168,4 +173,4 @@ class RVMRegressor(RegressorMixin, BaseEstimator):
         X = validate_data(self, X, dtype=np.float64, reset=False)
         if self.coef_.size == 0:
             return np.full(X.shape[0], self.y_mean_)
-        return gaussian_kernel(X, self.relevance_vectors_, self.width) @ self.coef_ + self.y_mean_
+        return gaussian_kernel(X, self.relevance_vectors_, self.width_) @ self.coef_ + self.y_mean_

@@ -98,7 +98,20 @@ def _initial_beta(t, beta):
             raise ValueError(f"beta must be > 0, got {beta!r}")
         return float(beta)
     # Tipping's SparseBayes default: noise std 10 % of the target std.
-    return 1.0 / max(0.01 * np.var(t), np.finfo(float).tiny)
+    return 1.0 / (0.01 * _scale(t))
+
+
+def _noise_precision(dof, sq_err, t):
+    """β = (n − Σγ) / ‖t − Φμ‖² (Tipping 2001, eq. 18), capped at 10⁶ / var(t): an exact fit
+    (‖t − Φμ‖² → 0) must not drive the noise variance to zero."""
+    cap = 1e6 / _scale(t)
+    return min(max(dof, 1e-12) / sq_err, cap) if sq_err > 0 else cap
+
+
+def _scale(t):
+    """var(t), or 1 for constant targets (a single example), so that 1/β stays finite."""
+    var = float(np.var(t))
+    return var if var > 0 else 1.0
 
 
 def rvm_tipping(
@@ -149,7 +162,7 @@ def rvm_tipping(
     PhiTt = Phi.T @ t
     tt = t @ t
     beta = _initial_beta(t, beta)
-    alpha = np.full(m, 1.0 / max(np.var(t), 1e-12) if alpha_init is None else float(alpha_init))
+    alpha = np.full(m, 1.0 / _scale(t) if alpha_init is None else float(alpha_init))
     active = np.arange(m)
     history = []
     converged = False
@@ -166,7 +179,7 @@ def rvm_tipping(
         with np.errstate(divide="ignore"):
             alpha_new = gamma / mu**2  # eq. (16)
         alpha_new = np.where(np.isfinite(alpha_new) & (alpha_new > 0), alpha_new, np.inf)
-        beta_new = beta if fixed_noise else max(n - gamma.sum(), 1e-12) / max(sq_err, 1e-300)
+        beta_new = beta if fixed_noise else _noise_precision(n - gamma.sum(), sq_err, t)
         keep = alpha_new < prune_alpha
         with np.errstate(divide="ignore", invalid="ignore"):
             change = np.abs(np.log(alpha_new[keep]) - np.log(alpha[keep]))
@@ -208,8 +221,9 @@ def rvm_fast(
         Keep β fixed instead of re-estimating it after every iteration.
     max_iter : int, default=10000
     tol : float, default=1e-6
-        Converged when no vector can be added or deleted and every re-estimate changes
-        log αᵢ by less than ``tol``.
+        Converged when no vector can be added or deleted and the best re-estimate changes its
+        log αᵢ by less than ``tol`` (the rule of Tipping's SparseBayes; with noise
+        re-estimation, also ``|Δ log β| < tol``).
     time_budget : float or None
 
     Returns
@@ -239,7 +253,7 @@ def rvm_fast(
     proj = PhiTt**2 / np.where(norms > 0, norms, np.inf)
     i0 = int(np.argmax(proj))
     denom = proj[i0] - 1.0 / beta
-    alpha0 = norms[i0] / denom if denom > 0 else 1.0 / max(np.var(t), 1e-12)
+    alpha0 = norms[i0] / denom if denom > 0 else 1.0 / _scale(t)
     active = [i0]
     alpha = [alpha0]
     cross = {i0: Phi.T @ Phi[:, i0]}  # Φᵀ φ_i for retained i, shape (m,)
@@ -287,20 +301,22 @@ def rvm_fast(
                                     - np.log1p(-S[dele] / a_full[dele]))
         log_change = np.zeros(m)
         log_change[re] = np.abs(np.log(a_new) - np.log(a_full[re]))
+        j = int(np.argmax(gain))
+        # Tipping's SparseBayes rule: converged when nothing can be added or deleted and the
+        # best action is a re-estimate that moves its log α by less than ``tol``.
         if not add.any() and not (dele.any() and len(active) > 1) and (
-            log_change.max(initial=0.0) < tol
+            not re[j] or log_change[j] < tol
         ):
             if fixed_noise:
                 converged = True
                 break
             gamma = 1.0 - alpha_a * np.diag(Sigma)
-            beta_new = max(n - gamma.sum(), 1e-12) / max(sq_err, 1e-300)
+            beta_new = _noise_precision(n - gamma.sum(), sq_err, t)
             if abs(np.log(beta_new) - np.log(beta)) < tol:
                 converged = True
                 break
             beta = beta_new
             continue
-        j = int(np.argmax(gain))
         if in_model[j] and theta[j] > 0:
             alpha[active.index(j)] = s[j] ** 2 / theta[j]
             counts["reestimates"] += 1
@@ -325,7 +341,7 @@ def rvm_fast(
             _, sq_err = _log_ml(factor, mu, alpha_a, beta, tt, PhiTt[act], G, n)
             Sd = np.diag(cho_solve(factor, np.eye(act.size), check_finite=False))
             gamma = 1.0 - alpha_a * Sd
-            beta = max(n - gamma.sum(), 1e-12) / max(sq_err, 1e-300)
+            beta = _noise_precision(n - gamma.sum(), sq_err, t)
     act = np.asarray(active)
     alpha_a = np.asarray(alpha)
     G = np.column_stack([cross[i] for i in active])[act]

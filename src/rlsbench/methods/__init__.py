@@ -59,5 +59,5 @@ def get_method(name: str) -> Method:
 # (modules are added by the issues that implement them)
 from . import marglik  # noqa: E402,F401  (issue 8: Sun & Yao forward selection)
 from . import ffs, bfs  # noqa: E402,F401  (issue 6: Buteneers et al. FFS / BFS)
-from . import ramona  # noqa: E402,F401  (issue 7: Ramona et al. SAS, SCSS, SFS, KFDS, Fisher, SVM-RFE, AROM)
+from . import ramona  # noqa: E402,F401  (issue 7: Ramona et al. SAS, SCSS, SFS, KFDS, Fisher, SVM-RFE, AROM, R2W2)
 from . import greedy_rls, lowrank_lssvm, wrapper, random  # noqa: E402,F401  (issue 2: core RLS selectors)

@@ -1,4 +1,5 @@
-"""Ramona et al. (2012) rankers in the main protocol: SAS, SCSS, SFS, KFDS, Fisher, SVM-RFE, AROM.
+"""Ramona et al. (2012) rankers in the main protocol: SAS, SCSS, SFS, KFDS, Fisher, SVM-RFE,
+AROM, R2W2.
 
 Each ranker orders the features on the training split (class labels recovered from the ±1
 one-vs-rest columns); the protocol's RLS model is then scored along the first ``k`` features of
@@ -13,7 +14,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..kernel.selectors import KFDS, SAS, SCSS, SFS, FisherScore
-from ..kernel.wrappers import AROM, SVMRFE
+from ..kernel.wrappers import AROM, R2W2, SVMRFE
 from . import Method, register
 
 
@@ -53,6 +54,8 @@ _SPECS = [
      _full_gram_bytes),
     ("arom", AROM, "AROM (L2), linear SVC with C = 1/R̄² (Weston et al. 2003)",
      _full_gram_bytes),
+    ("r2w2", lambda: R2W2(kernel="linear"),
+     "R2W2 radius-margin scale factors, linear kernel (Weston et al. 2000)", _full_gram_bytes),
 ]
 
 for _name, _cls, _description, _memory in _SPECS:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import check_problem
+from ..criteria import loo_mse, loo_zero_one
 from ..path import SelectionPath
 
 
@@ -51,14 +52,7 @@ def zero_one_targets(y2):
 
 def loo_errors(y2, residuals):
     """(mean squared LOO error summed over outputs, zero-one LOO error) from LOO residuals."""
-    m = y2.shape[0]
-    mse = float(np.vdot(residuals, residuals) / m)
-    p = y2 - residuals
-    if y2.shape[1] == 1:
-        zo = float(np.mean((p[:, 0] > 0) != (y2[:, 0] > 0)))
-    else:
-        zo = float(np.mean(np.argmax(p, axis=1) != np.argmax(y2, axis=1)))
-    return mse, zo
+    return loo_mse(residuals), loo_zero_one(y2, residuals)
 
 
 class PathRecorder:

@@ -130,20 +130,21 @@ def greedy_rls(X, y, k, alpha, *, bias=0.0, criterion="squared", backend="auto",
             b = best_index(crit, mse)
 
             c = cache[:, b] - U[:, :n_pending] @ W[:n_pending, b]
-            w = xtc(X, c)
-            gamma = 1.0 / (1.0 + w[b])  # w_b = x_b^T G x_b = s_b, freshly computed
-            u = c * gamma
             x_b = X[:, b]
             X_sel[:, step] = x_b
+            gamma = 1.0 / (1.0 + x_b @ c)  # s_b afresh, eq. 14
+            u = c * gamma
             xta_b = x_b @ a
-            a -= np.outer(u, xta_b)
-            d -= u * c
-            s -= w * w * gamma
-            xta -= np.outer(w * gamma, xta_b)
-            U[:, n_pending] = u
-            W[n_pending] = w
-            n_pending += 1
+            a -= np.outer(u, xta_b)  # eq. 15
+            d -= u * c  # eq. 17
             chosen[b] = True
+            if step + 1 < k:  # the cache and per-feature sums are not needed after the last
+                w = xtc(X, c)
+                s -= w * w * gamma
+                xta -= np.outer(w * gamma, xta_b)
+                U[:, n_pending] = u
+                W[n_pending] = w
+                n_pending += 1
 
             coef = X_sel[:, : step + 1].T @ a  # w = X_S^T a (Algorithm 3 line 37)
             rec.add(b, y2, a / d[:, None], coef, bias * bias * a.sum(axis=0))

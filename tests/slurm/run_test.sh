@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# `make test-slurm`: the workflow through a real SLURM controller on localhost (issue 9).
+#
+# 1. install slurm-wlm + munge (apt-get) and start munged, slurmctld, slurmd (tests/slurm/cluster.sh)
+# 2. run tests/slurm/slurm-tiny.yaml with `--profile workflow/profiles/slurm` and, at the same
+#    time, with `--profile workflow/profiles/default` (local), each in its own work directory
+# 3. tests/slurm/check_run.py: every job went through SLURM (job ids in Snakemake's log, each
+#    COMPLETED in squeue, its SLURM log naming the jobs it ran) and the result tables are equal
+# 4. stop the daemons this script started, also on failure or Ctrl-C (trap)
+#
+# Needs root and apt-get (Debian/Ubuntu). Environment: PYTHON / SNAKEMAKE (default: .venv),
+# RLSBENCH_SLURM_KEEP=1 keeps the work directory after success.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+PYTHON=${PYTHON:-.venv/bin/python}
+SNAKEMAKE=${SNAKEMAKE:-.venv/bin/snakemake}
+CONFIG=tests/slurm/slurm-tiny.yaml
+RUN_NAME=slurm_tiny
+TABLES=results/runs/$RUN_NAME/main/tables
+# the tables are the targets (not `main_all`), so that no job is a local rule of the controller
+TARGETS=("$TABLES/summary.csv" "$TABLES/curves.csv" "$TABLES/runtime.csv")
+
+T0=$(date +%s)
+WORK=$(mktemp -d /tmp/rlsbench-test-slurm.XXXXXX)
+LOCAL_PID=
+log() { echo "[test-slurm] $*"; }
+
+cleanup() {
+    local rc=$?
+    trap - EXIT INT TERM
+    if [[ -n $LOCAL_PID ]] && kill -0 "$LOCAL_PID" 2>/dev/null; then
+        kill "$LOCAL_PID" 2>/dev/null || true
+        wait "$LOCAL_PID" 2>/dev/null || true
+    fi
+    # jobs of an interrupted run must not outlive the daemons: cancel the ones this run submitted
+    local ids
+    ids=$(grep -oP 'submitted with SLURM jobid \K[0-9]+' "$WORK/slurm.log" 2>/dev/null || true)
+    [[ -n $ids ]] && scancel $ids 2>/dev/null || true
+    tests/slurm/cluster.sh stop || true
+    if [[ $rc -eq 0 && -z ${RLSBENCH_SLURM_KEEP:-} ]]; then
+        rm -rf "$WORK"
+    else
+        log "work directory kept: $WORK (slurm.log, local.log, slurm/.snakemake/slurm_logs/)"
+    fi
+    log "wall time $(( $(date +%s) - T0 )) s, exit status $rc"
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+tests/slurm/cluster.sh install
+tests/slurm/cluster.sh start
+
+log "local run (workflow/profiles/default) -> $WORK/local"
+nice -n 5 "$SNAKEMAKE" --profile workflow/profiles/default --configfile "$CONFIG" \
+    --directory "$WORK/local" "${TARGETS[@]}" >"$WORK/local.log" 2>&1 &
+LOCAL_PID=$!
+
+# --retries 0: a job that needs a retry is a failure here, not something to hide;
+# --slurm-keep-successful-logs: the checker reads what each SLURM job executed;
+# a short first status check: the tiny jobs take seconds, the default waits 40 s;
+# smaller batches than the profile's 10, so that the node's 2 CPUs run two batches at a time
+# while every batch still holds several jobs (2 λ searches, 4 selections).
+log "SLURM run (workflow/profiles/slurm) -> $WORK/slurm"
+if ! "$SNAKEMAKE" --profile workflow/profiles/slurm --configfile "$CONFIG" \
+    --directory "$WORK/slurm" --retries 0 --slurm-keep-successful-logs \
+    --slurm-init-seconds-before-status-checks 2 \
+    --group-components main_alpha_batch=2 main_select_batch=4 \
+    -- "${TARGETS[@]}" >"$WORK/slurm.log" 2>&1; then
+    tail -40 "$WORK/slurm.log"
+    log "FAIL: the SLURM run failed"
+    exit 1
+fi
+log "SLURM run done after $(( $(date +%s) - T0 )) s"
+if ! wait "$LOCAL_PID"; then
+    LOCAL_PID=
+    tail -40 "$WORK/local.log"
+    log "FAIL: the local run failed"
+    exit 1
+fi
+LOCAL_PID=
+
+"$PYTHON" tests/slurm/check_run.py --slurm-dir "$WORK/slurm" --slurm-log "$WORK/slurm.log" \
+    --local-dir "$WORK/local" --run-name "$RUN_NAME"
+log "PASS"
