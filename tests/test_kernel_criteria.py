@@ -146,7 +146,8 @@ def test_blockwise_sums_equal_dense_formulas(kernel, block_size):
     for name, M in [("kt", T), ("kk", K), ("sb", Mb), ("sw", Mw)]:
         np.testing.assert_allclose(getattr(s, "d_" + name), np.einsum("dij,ij->d", dK, M),
                                    rtol=1e-9, atol=1e-9)
-    expected_blocks = 1 if block_size is None else (lambda b: b * (b + 1) // 2)(-(-31 // block_size))
+    n_row_blocks = 1 if block_size is None else -(-31 // block_size)
+    expected_blocks = n_row_blocks * (n_row_blocks + 1) // 2  # upper triangle only
     assert s.n_blocks == expected_blocks
 
 
@@ -219,3 +220,21 @@ def test_bad_inputs_name_the_parameter():
         criterion_value_grad(X, codes, counts, w, ScaledKernel(), "separability", epsilon=-1.0)
     with pytest.raises(ValueError, match="criterion"):
         criterion_value_grad(X, codes, counts, w, ScaledKernel(), "margin")
+
+
+def test_blockwise_never_forms_more_than_a_block():
+    # Section VI.A: the n × n Gram matrix is never held; every kernel evaluation is one block.
+    shapes = []
+
+    class SpyKernel(ScaledKernel):
+        def gram(self, Xa, Xb, w):
+            shapes.append((Xa.shape[0], Xb.shape[0]))
+            return super().gram(Xa, Xb, w)
+
+    X, y, w = _problem(n=50, n_classes=3)
+    codes, _, counts = encode_labels(y)
+    kernel = SpyKernel("rbf", sigma=2.0)
+    s = gram_sums(X, codes, counts, w, kernel, target_classes=target_class_matrix(counts),
+                  block_size=8)
+    assert max(max(sh) for sh in shapes) == 8
+    assert s.kk == pytest.approx(np.vdot(kernel.gram(X, X, w), kernel.gram(X, X, w)))

@@ -41,6 +41,11 @@ def test_splits_are_disjoint_and_sized_as_asked():
     assert te.size == 50 and np.intersect1d(tr, te).size == 0
     with pytest.raises(ValueError, match="n_test"):
         draw_split(y, rng, n_train=90, n_test=20)
+    y = np.arange(100) % 3
+    tr, te = draw_split(y, rng, n_train=0, train_per_class=5,
+                        pools={"train": [0, 80], "test": [80, 100]})
+    assert tr.max() < 80 and te.min() >= 80 and te.size == 20
+    np.testing.assert_array_equal(np.bincount(y[tr]), [5, 5, 5])
 
 
 def test_toy_rows_are_reproducible_and_share_the_data_across_methods():

@@ -170,3 +170,47 @@ def test_time_budget_per_method_with_default():
     fast = feasibility(_method("greedy_rls"), 900, 24, 24, 1, memory_budget_mb=1e6,
                        time_budget_s=budget, flops_per_second=2e9)
     assert not slow.feasible and "budget 20" in slow.reason and fast.feasible
+
+
+def _steps_frame():
+    """Two methods, two folds, k = 1..3 on one binary dataset, plus a skipped method."""
+    import pandas as pd
+
+    rows = []
+    for method, acc, loo in (("greedy_rls", [0.8, 0.9, 0.9], [0.9, 1.0, 1.0]),
+                             ("random", [0.5, 0.7, 0.9], [0.5, 0.7, 0.9])):
+        for fold in (0, 1):
+            for k in (1, 2, 3):
+                rows.append({"dataset": "d", "task": "binary", "method": method, "fold": fold,
+                             "seed": 0, "k": k, "status": "ok", "reason": "", "k_max": 3,
+                             "n_train": 9, "n_features": 3,
+                             "test_accuracy": acc[k - 1] + 0.02 * fold,
+                             "loo_accuracy": loo[k - 1], "test_mse": 1.0, "loo_mse": 1.0,
+                             "fit_time_s": 0.5})
+    rows.append({"dataset": "d", "task": "binary", "method": "wrapper_blackbox", "fold": 0,
+                 "seed": 0, "k": 0, "status": "skipped",
+                 "reason": "time: needs ~9 s > budget 1 s (m=9, n=3, k=3)"})
+    return pd.DataFrame(rows)
+
+
+def test_summary_table_reports_means_chosen_k_and_skips():
+    from rlsbench.results import summary_table
+
+    table = summary_table(_steps_frame(), [1, 3]).set_index("method")
+    assert table.loc["greedy_rls", "k=1"] == "0.810 ± 0.010"
+    assert table.loc["random", "k=3"] == "0.910 ± 0.010"
+    # LOO picks k = 2 for greedy (first maximum), k = 3 for random
+    assert table.loc["greedy_rls", "k by LOO"] == "2.0"
+    assert table.loc["greedy_rls", "at k by LOO"] == "0.910 ± 0.010"
+    assert table.loc["wrapper_blackbox", "status"] == "skipped"
+    assert table.loc["wrapper_blackbox", "reason"] == "time: needs ~9 s > budget 1 s"
+
+
+def test_paper_checks_measure_greedy_minus_random_and_loo_gap():
+    from rlsbench.results import paper_checks
+
+    row = paper_checks(_steps_frame(), [1, 2]).iloc[0]
+    assert row["greedy_rls − random at k=1"] == "+0.300"
+    assert row["greedy_rls − random at k=2"] == "+0.200"
+    # LOO − test of greedy: 0.09, 0.09, 0.09 (test is 0.81, 0.91, 0.91 on average)
+    assert row["LOO − test (mean over k)"] == "+0.090"

@@ -21,6 +21,10 @@ def atomic_path(path, suffix: str | None = None):
     )
     os.close(fd)
     tmp = Path(tmp)
+    # mkstemp creates 0600; give the result the permissions a plain open() would have.
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)
     try:
         yield tmp
         os.replace(tmp, path)

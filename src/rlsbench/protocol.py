@@ -365,9 +365,9 @@ def run_select_job(dataset, method_name, fold, seed, alpha_record, main, *, n_jo
     from .methods import get_method
 
     method = get_method(method_name)
-    X_train, Y_train, X_test, Y_test = _fold_data(dataset, fold, main)
-    m, n = X_train.shape
-    t = 1 if Y_train.ndim == 1 else Y_train.shape[1]
+    splits = cv_splits(dataset.y, dataset.task, main["n_folds"], main["cv_seed"])
+    m, n = len(splits[fold][0]), dataset.X.shape[1]
+    t = len(np.unique(dataset.y)) if dataset.task == "multiclass" else 1
     k = k_max_for(main, dataset.name, n)
     base = {
         "dataset": dataset.name,
@@ -375,7 +375,7 @@ def run_select_job(dataset, method_name, fold, seed, alpha_record, main, *, n_jo
         "method": method_name,
         "fold": int(fold),
         "n_train": m,
-        "n_test": X_test.shape[0],
+        "n_test": len(splits[fold][1]),
         "n_features": n,
         "k_max": k,
         "criterion": main["criterion"],
@@ -405,6 +405,9 @@ def run_select_job(dataset, method_name, fold, seed, alpha_record, main, *, n_jo
     )
     if not feas.feasible:
         return skipped(feas.reason)
+
+    # the budget check comes first: a skipped job never touches the data
+    X_train, Y_train, X_test, Y_test = _fold_data(dataset, fold, main)
 
     start = time.perf_counter()
     path = method.run(

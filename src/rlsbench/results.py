@@ -143,14 +143,14 @@ def summary_table(frame, report_k):
     for col in order:
         if col not in table:
             table[col] = ""
-    return table[order].fillna("")
+    return table[order].astype(object).fillna("")
 
 
 def write_summary(table, csv_path, md_path, tex_path, *, caption=""):
     """Write the summary as CSV, Markdown (pipe table) and LaTeX (booktabs), atomically."""
     with atomic_path(csv_path) as tmp:
         table.to_csv(tmp, index=False)
-    atomic_write_text(md_path, table.to_markdown(index=False) + "\n")
+    atomic_write_text(md_path, table.to_markdown(index=False, disable_numparse=True) + "\n")
     latex = table.to_latex(index=False, escape=True, caption=caption or None, label="tab:main")
     if "\\toprule" not in latex:
         raise RuntimeError("pandas did not write a booktabs table")
@@ -258,3 +258,44 @@ def publish(sources, targets, log_path):
             with atomic_path(dst) as tmp:
                 shutil.copyfile(src, tmp)
             print(f"{src} -> {dst}", file=log)
+
+
+def paper_checks(frame, report_k, *, method="greedy_rls", baseline="random"):
+    """The greedy RLS paper's two findings, measured on a run, one row per dataset.
+
+    * Section 4.2: ``method`` above ``baseline`` at small k — mean test accuracy difference
+      (method − baseline) at each k in ``report_k``;
+    * Section 4.3: LOO over-optimism — mean over k of (LOO accuracy on the training split −
+      test accuracy) of ``method``, and its largest value over k.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns: dataset, n_train, n_features, ``<method> − <baseline> at k=…``,
+        ``LOO − test (mean over k)``, ``LOO − test (max over k)``; classification sets only.
+    """
+    ok = frame[(frame["status"] == "ok") & (frame["task"] != "regression")]
+    rows = []
+    for dataset, data in ok.groupby("dataset", sort=True):
+        curve = data.groupby(["method", "k"])[["test_accuracy", "loo_accuracy"]].mean()
+        row = {
+            "dataset": dataset,
+            "n_train": int(data["n_train"].median()),
+            "n_features": int(data["n_features"].iloc[0]),
+        }
+        methods = set(curve.index.get_level_values(0))
+        for k in report_k:
+            key = f"{method} − {baseline} at k={k}"
+            if {method, baseline} <= methods and (method, k) in curve.index \
+                    and (baseline, k) in curve.index:
+                diff = curve.loc[(method, k), "test_accuracy"] - curve.loc[
+                    (baseline, k), "test_accuracy"]
+                row[key] = f"{diff:+.3f}"
+            else:
+                row[key] = ""
+        if method in methods:
+            gap = curve.loc[method, "loo_accuracy"] - curve.loc[method, "test_accuracy"]
+            row["LOO − test (mean over k)"] = f"{gap.mean():+.3f}"
+            row["LOO − test (max over k)"] = f"{gap.max():+.3f}"
+        rows.append(row)
+    return pd.DataFrame(rows).astype(object).fillna("")

@@ -140,7 +140,7 @@ def main(argv=None) -> int:
     try:
         n_jobs, n_submissions, ids = check_scheduler(args.slurm_log)
         print(f"{n_jobs} jobs ran through SLURM in {n_submissions} sbatch submissions "
-              f"(SLURM job ids {ids[0]}..{ids[-1]}), all COMPLETED")
+              f"(SLURM job ids {' '.join(sorted(ids, key=int))}), all COMPLETED")
         check_tables(args.slurm_dir, args.local_dir, args.run_name)
     except CheckFailed as err:
         print(f"FAIL: {err}", file=sys.stderr)

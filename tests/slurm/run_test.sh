@@ -24,15 +24,25 @@ TARGETS=("$TABLES/summary.csv" "$TABLES/curves.csv" "$TABLES/runtime.csv")
 T0=$(date +%s)
 WORK=$(mktemp -d /tmp/rlsbench-test-slurm.XXXXXX)
 LOCAL_PID=
-log() { echo "[test-slurm] $*"; }
+SLURM_PID=
+log() { echo "[test-slurm +$(( $(date +%s) - T0 ))s] $*"; }
+
+# Each Snakemake runs in its own process group (setsid), so that it and the jobs it spawned can
+# be stopped together: TERM (Snakemake then cancels its SLURM jobs), KILL after 30 s.
+stop_run() {
+    local pid=$1
+    kill -0 "$pid" 2>/dev/null || return 0
+    kill -TERM -- "-$pid" 2>/dev/null || true
+    for _ in $(seq 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+    kill -KILL -- "-$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+}
 
 cleanup() {
     local rc=$?
     trap - EXIT INT TERM
-    if [[ -n $LOCAL_PID ]] && kill -0 "$LOCAL_PID" 2>/dev/null; then
-        kill "$LOCAL_PID" 2>/dev/null || true
-        wait "$LOCAL_PID" 2>/dev/null || true
-    fi
+    local pid
+    for pid in $SLURM_PID $LOCAL_PID; do stop_run "$pid"; done
     # jobs of an interrupted run must not outlive the daemons: cancel the ones this run submitted
     local ids
     ids=$(grep -oP 'submitted with SLURM jobid \K[0-9]+' "$WORK/slurm.log" 2>/dev/null || true)
@@ -43,7 +53,7 @@ cleanup() {
     else
         log "work directory kept: $WORK (slurm.log, local.log, slurm/.snakemake/slurm_logs/)"
     fi
-    log "wall time $(( $(date +%s) - T0 )) s, exit status $rc"
+    log "done, exit status $rc"
     exit "$rc"
 }
 trap cleanup EXIT
@@ -51,10 +61,11 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 tests/slurm/cluster.sh install
+log "slurm-wlm and munge installed"
 tests/slurm/cluster.sh start
 
 log "local run (workflow/profiles/default) -> $WORK/local"
-nice -n 5 "$SNAKEMAKE" --profile workflow/profiles/default --configfile "$CONFIG" \
+setsid nice -n 5 "$SNAKEMAKE" --profile workflow/profiles/default --configfile "$CONFIG" \
     --directory "$WORK/local" "${TARGETS[@]}" >"$WORK/local.log" 2>&1 &
 LOCAL_PID=$!
 
@@ -64,16 +75,21 @@ LOCAL_PID=$!
 # smaller batches than the profile's 10, so that the node's 2 CPUs run two batches at a time
 # while every batch still holds several jobs (2 λ searches, 4 selections).
 log "SLURM run (workflow/profiles/slurm) -> $WORK/slurm"
-if ! "$SNAKEMAKE" --profile workflow/profiles/slurm --configfile "$CONFIG" \
+# in the background + wait: a TERM to this script then stops it at once, not after the run
+setsid "$SNAKEMAKE" --profile workflow/profiles/slurm --configfile "$CONFIG" \
     --directory "$WORK/slurm" --retries 0 --slurm-keep-successful-logs \
     --slurm-init-seconds-before-status-checks 2 \
     --group-components main_alpha_batch=2 main_select_batch=4 \
-    -- "${TARGETS[@]}" >"$WORK/slurm.log" 2>&1; then
+    -- "${TARGETS[@]}" >"$WORK/slurm.log" 2>&1 &
+SLURM_PID=$!
+if ! wait "$SLURM_PID"; then
+    SLURM_PID=
     tail -40 "$WORK/slurm.log"
     log "FAIL: the SLURM run failed"
     exit 1
 fi
-log "SLURM run done after $(( $(date +%s) - T0 )) s"
+SLURM_PID=
+log "SLURM run done"
 if ! wait "$LOCAL_PID"; then
     LOCAL_PID=
     tail -40 "$WORK/local.log"

@@ -24,6 +24,27 @@ rule main_summary:
         "../scripts/main_summary.py"
 
 
+rule main_checks:
+    input:
+        f"{RUNDIR}/main/tables/steps.csv",
+    output:
+        csv=report(
+            f"{RUNDIR}/main/tables/paper_checks.csv",
+            caption="../report/main_checks.rst",
+            category="Main",
+            subcategory="Tables",
+        ),
+        md=f"{RUNDIR}/main/tables/paper_checks.md",
+    log:
+        f"{RUNDIR}/main/logs/checks.log",
+    params:
+        report_k=MAIN.get("report_k", []),
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/main_checks.py"
+
+
 rule main_figures:
     input:
         f"{RUNDIR}/main/tables/steps.csv",
@@ -52,7 +73,8 @@ rule main_figures:
 
 MAIN_FILES = (
     [f"tables/summary.{ext}" for ext in ("csv", "md", "tex")]
-    + ["tables/curves.csv", "tables/runtime.csv"]
+    + ["tables/curves.csv", "tables/runtime.csv", "tables/paper_checks.csv"]
+    + ["tables/paper_checks.md"]
     + [
         f"figures/{kind}_{d}.png"
         for d in MAIN.get("datasets", [])

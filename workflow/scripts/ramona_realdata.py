@@ -28,7 +28,8 @@ with threadpool_limits(limits=sm.threads):
             data.X, np.asarray(data.y), experiment=sm.wildcards.experiment, dataset=data.name,
             method=method, kernel=sm.wildcards.kernel,
             n_selected=exp["n_selected"], n_train=exp["n_train"], n_test=exp.get("n_test"),
-            train_per_class=exp.get("train_per_class"), n_repeats=exp["n_repeats"],
+            train_per_class=exp.get("train_per_class"), pools=exp.get("pools"),
+            n_repeats=exp["n_repeats"],
             degree=exp.get("degree", 3), standardize=exp.get("standardize", True), seed=seed,
         )
         logging.info("%s: %.1f s", method, time.perf_counter() - t1)

@@ -11,7 +11,14 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from rlsbench._io import atomic_path, atomic_write_text  # noqa: E402
-from rlsbench.kernel.report import LABELS, summarize, table2, table4, table6, to_markdown  # noqa: E402
+from rlsbench.kernel.report import (  # noqa: E402
+    LABELS,
+    summarize,
+    table2,
+    table4,
+    table6,
+    to_markdown,
+)
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 logging.basicConfig(filename=sm.log[0], level=logging.INFO, format="%(asctime)s %(message)s")

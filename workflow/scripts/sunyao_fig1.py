@@ -27,7 +27,7 @@ for method, g in frame.groupby("method", sort=False):
         row = stop.iloc[0]
         ax_time.axvline(row["n_train"], color=ax_time.lines[-1].get_color(), ls=":", lw=1)
         logging.info("%s stops at n = %d (%s)", method, row["n_train"], row["reason"])
-ax_time.set(xlabel="training size n", ylabel="training time (s)", yscale="log",
+ax_time.set(xlabel="training size n", ylabel="training time (CPU s, 1 thread)", yscale="log",
             title=f"{entry['dataset']}: training time")
 ax_nmse.set(xlabel="training size n", ylabel="test NMSE",
             title=f"test NMSE on {entry['n_test']} examples")
@@ -39,7 +39,7 @@ with atomic_path(sm.output.png) as tmp:
 
 cols = ["n_train", "method", "status", "fit_s", "nmse", "n_basis", "k_max", "memory_mb_estimate"]
 table = frame[cols].sort_values(["n_train", "method"], kind="stable")
-lines = ["| n | method | status | time (s) | NMSE | basis vectors | k_max |", "|---" * 7 + "|"]
+lines = ["| n | method | status | CPU time (s) | NMSE | basis vectors | k_max |", "|---" * 7 + "|"]
 for r in table.itertuples():
     fmt = (lambda v, spec: "–" if pd.isna(v) else format(v, spec))
     lines.append(f"| {r.n_train} | {LABELS[r.method]} | {r.status} | {fmt(r.fit_s, '.3g')} | "

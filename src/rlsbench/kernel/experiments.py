@@ -176,7 +176,7 @@ def toy_rows(problem: str, method: str, *, n_train, n_test=500, n_repeats=40, n_
 
 
 # -- Section V-B / V-C: real data ------------------------------------------------------------
-def draw_split(y, rng, *, n_train, n_test=None, train_per_class=None):
+def draw_split(y, rng, *, n_train, n_test=None, train_per_class=None, pools=None):
     """Disjoint random train / test indices.
 
     Parameters
@@ -189,6 +189,10 @@ def draw_split(y, rng, *, n_train, n_test=None, train_per_class=None):
         Test size, fraction, or None for all remaining samples.
     train_per_class : int or None
         Draw this many training samples from every class (USPS, Table II).
+    pools : dict or None
+        ``{"train": [start, stop], "test": [start, stop]}``: draw the training samples from
+        rows start..stop−1 only and the test samples from the other range (a dataset's own
+        train / test files, e.g. USPS).
 
     Returns
     -------
@@ -196,16 +200,25 @@ def draw_split(y, rng, *, n_train, n_test=None, train_per_class=None):
     """
     n = y.shape[0]
     perm = rng.permutation(n)
+    test_pool = None
+    if pools is not None:
+        (a, b), (c, d) = pools["train"], pools["test"]
+        if not (0 <= a < b <= n and 0 <= c < d <= n and (b <= c or d <= a)):
+            raise ValueError(f"pools={pools!r}: need disjoint row ranges within 0..{n}")
+        test_pool = perm[(perm >= c) & (perm < d)]
+        perm = perm[(perm >= a) & (perm < b)]
     if train_per_class is not None:
         codes = encode_labels(y)[0][perm]
         train = np.concatenate([perm[codes == c][:train_per_class] for c in np.unique(codes)])
-        rest = np.setdiff1d(perm, train, assume_unique=True)
-        rest = perm[np.isin(perm, rest)]
+        rest = perm[~np.isin(perm, train)]
     else:
-        k = int(round(n_train * n)) if n_train < 1 else int(n_train)
-        if not 2 <= k < n:
-            raise ValueError(f"n_train={n_train!r} gives {k} training samples out of {n}")
+        k = int(round(n_train * perm.size)) if n_train < 1 else int(n_train)
+        if not 2 <= k < perm.size:
+            raise ValueError(f"n_train={n_train!r} gives {k} training samples out of "
+                             f"{perm.size}")
         train, rest = perm[:k], perm[k:]
+    if test_pool is not None:
+        rest = test_pool
     if n_test is not None:
         k = int(round(n_test * n)) if n_test < 1 else int(n_test)
         if k > rest.size:
@@ -215,8 +228,8 @@ def draw_split(y, rng, *, n_train, n_test=None, train_per_class=None):
 
 
 def realdata_rows(X, y, *, experiment: str, dataset: str, method: str, kernel: str,
-                  n_selected, n_train, n_test=None, train_per_class=None, n_repeats=30,
-                  degree=3, standardize=True, seed=0) -> list[dict]:
+                  n_selected, n_train, n_test=None, train_per_class=None, pools=None,
+                  n_repeats=30, degree=3, standardize=True, seed=0) -> list[dict]:
     """Section V-B/C: error of an SVM on the S best-ranked features, for every S.
 
     Returns
@@ -237,7 +250,7 @@ def realdata_rows(X, y, *, experiment: str, dataset: str, method: str, kernel: s
         rng = np.random.default_rng(np.random.SeedSequence(
             [int(seed), r, *map(ord, dataset)]))
         tr, te = draw_split(y, rng, n_train=n_train, n_test=n_test,
-                            train_per_class=train_per_class)
+                            train_per_class=train_per_class, pools=pools)
         order, sec = rank(method, kernel, X[tr], y[tr], degree=degree, standardize=standardize)
         for S in (list(n_selected) if method != "svm" else [D]):
             keep = order[:S]

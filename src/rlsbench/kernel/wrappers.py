@@ -15,7 +15,6 @@ from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import SVC
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from .alignment import encode_labels
 from .kernels import KERNELS, ScaledKernel
 from .selectors import _make_kernel, _Ranker, bold_driver_ascent
 
@@ -247,7 +246,8 @@ def radius_margin_value_grad(X, codes, counts, w, kernel: ScaledKernel, C: float
     """R²W² and its gradient in the scale factors (Chapelle et al. 2002, Weston et al. 2000).
 
     2-norm soft margin: a hard-margin SVM on K̃ = K_w + I/C, C given (held fixed so that the
-    gradient is that of the bound being evaluated). With α the SVM dual solution and β the enclosing-ball weights,
+    gradient is that of the bound being evaluated). With α the SVM dual solution and β the
+    enclosing-ball weights,
     ∂W²/∂w_d = −Σ α_i α_j y_i y_j ∂_d K_ij and ∂R²/∂w_d = Σ β_i ∂_d K_ii − Σ β_i β_j ∂_d K_ij
     (the I/C term does not depend on w). C > 2 classes: W² summed over one-vs-rest problems
     (our extension).

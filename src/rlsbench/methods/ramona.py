@@ -10,7 +10,6 @@ is linear), except SFS, which is only defined for the RBF kernel (Section V-C).
 
 from __future__ import annotations
 
-import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..kernel.selectors import KFDS, SAS, SCSS, SFS, FisherScore
@@ -44,7 +43,8 @@ def _full_gram_bytes(m, n, k):
 _SPECS = [
     ("sas", SAS, "Ramona et al. scaled alignment selection (linear kernel, eq. 3/9)",
      _gram_block_bytes),
-    ("scss", SCSS, "Ramona et al. scaled class separability selection (linear kernel, eq. 18/22-23)",
+    ("scss", SCSS,
+     "Ramona et al. scaled class separability selection (linear kernel, eq. 18/22-23)",
      _gram_block_bytes),
     ("sfs", SFS, "Scaled Frobenius selection (RBF kernel, eq. 24)", _gram_block_bytes),
     ("kfds", KFDS, "Ramona et al. kernel Fisher discriminant selection (linear kernel)",

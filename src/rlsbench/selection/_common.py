@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from .._validation import check_problem
@@ -58,7 +60,9 @@ def loo_errors(y2, residuals):
 class PathRecorder:
     """Collects the model after every addition and builds the :class:`SelectionPath`."""
 
-    def __init__(self, k, n_targets, single, alpha, criterion):
+    def __init__(self, k, n_targets, single, alpha, criterion, start=None):
+        self.start = time.perf_counter() if start is None else start
+        self.elapsed = np.full(k, np.nan)
         self.k = k
         self.single = single
         self.criterion_name = criterion
@@ -79,6 +83,7 @@ class PathRecorder:
         self.criterion[s] = mse if self.criterion_name == "squared" else zo
         self.coef[s, : s + 1] = coef
         self.intercept[s] = intercept
+        self.elapsed[s] = time.perf_counter() - self.start
         self.step += 1
 
     def path(self, **info):
@@ -92,5 +97,7 @@ class PathRecorder:
             coef_path=coef[: self.step, : self.step].copy(),
             intercept_path=intercept[: self.step].copy(),
             alphas=np.full(self.step, self.alpha),
-            info={"criterion": self.criterion_name, **info},
+            # elapsed_s: seconds from the call to each addition (machine-dependent).
+            info={"criterion": self.criterion_name, "elapsed_s": self.elapsed[: self.step].copy(),
+                  **info},
         )

@@ -109,7 +109,7 @@ def greedy_rls(X, y, k, alpha, *, bias=0.0, criterion="squared", backend="auto",
     n_pending = 0
     chosen = np.zeros(n, dtype=bool)
     X_sel = np.empty((m, k))
-    rec = PathRecorder(k, t, single, alpha, criterion)
+    rec = PathRecorder(k, t, single, alpha, criterion, start=t_start)
     round_ends = [time.perf_counter()]
 
     if n_jobs is None and X.size < PARALLEL_MIN_ELEMENTS:

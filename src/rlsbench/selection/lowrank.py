@@ -7,6 +7,8 @@ O(k m² n) time.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 from scipy.linalg import blas
 
@@ -61,6 +63,7 @@ def lowrank_lssvm(X, y, k, alpha, *, bias=0.0, criterion="squared",
     ``G X`` per round (BLAS-3, same O(m² n) operations), after which the diagonal and ``ã``
     of every candidate cost O(m). Lines 21-23 update G by eq. 10 (O(m²)) and ``a = G y``.
     """
+    start = time.perf_counter()
     X, y2, single, k, alpha, bias, criterion = prepare(X, y, k, alpha, bias, criterion)
     m, n = X.shape
     t = y2.shape[1]
@@ -79,7 +82,7 @@ def lowrank_lssvm(X, y, k, alpha, *, bias=0.0, criterion="squared",
     a, _ = initial_dual(y2, alpha, beta0)
     chosen = np.zeros(n, dtype=bool)
     no_pending = np.zeros((m, 1)), np.zeros((1, n))
-    rec = PathRecorder(k, t, single, alpha, criterion)
+    rec = PathRecorder(k, t, single, alpha, criterion, start=start)
     for step in range(k):
         GX = G @ X  # column i is G v for candidate i
         s = np.einsum("ij,ij->j", X, GX)  # v^T G v

@@ -6,6 +6,8 @@ choose the order, this module supplies the same path record as the RLS wrappers.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from ._common import PathRecorder, bias_shrink, initial_dual, prepare
@@ -51,6 +53,7 @@ def ridge_path(X, y, order, alpha, *, bias=0.0, criterion="squared"):
     ``order``: cache ``C = G X_order`` of shape (m, k), so the whole path costs O(k² m) time
     and O(k m) memory.
     """
+    start = time.perf_counter()
     X, y2, single, _, alpha, bias, criterion = prepare(X, y, 1, alpha, bias, criterion)
     order = _check_order(order, X.shape[1])
     m, k = X.shape[0], order.size
@@ -58,7 +61,7 @@ def ridge_path(X, y, order, alpha, *, bias=0.0, criterion="squared"):
     Xo = X[:, order]
     cache = (Xo - beta * Xo.sum(axis=0)) / alpha  # C = G X_order (eq. 13)
     a, d = initial_dual(y2, alpha, beta)
-    rec = PathRecorder(k, y2.shape[1], single, alpha, criterion)
+    rec = PathRecorder(k, y2.shape[1], single, alpha, criterion, start=start)
     for s in range(k):
         v, c = Xo[:, s], cache[:, s].copy()
         u = c / (1.0 + v @ c)  # eq. 14

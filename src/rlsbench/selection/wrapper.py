@@ -7,6 +7,8 @@ constant-time shortcut (eq. 7 or 8, O(min(k³mn, k²m²n))).
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from ..criteria import best_index
@@ -50,13 +52,14 @@ def wrapper(X, y, k, alpha, *, bias=0.0, criterion="squared", loo="shortcut"):
     """
     if loo not in LOO_MODES:
         raise ValueError(f"loo must be one of {LOO_MODES}, got {loo!r}")
+    start = time.perf_counter()
     X, y2, single, k, alpha, bias, criterion = prepare(X, y, k, alpha, bias, criterion)
     m, n = X.shape
     Xa = _augment(X, bias)  # the bias column (if any) is the last one, always in the model
     base = [n] if bias != 0.0 else []
     loo_fn = _blackbox_residuals if loo == "blackbox" else _loo_residuals_augmented
     selected = []
-    rec = PathRecorder(k, y2.shape[1], single, alpha, criterion)
+    rec = PathRecorder(k, y2.shape[1], single, alpha, criterion, start=start)
     for _ in range(k):
         crit = np.full(n, np.inf)
         mse = np.full(n, np.inf)
