@@ -3,6 +3,8 @@
 # timing table against M and N. One job per task (all methods of one task run in the same
 # process, so their times compare), one timing job, one table job; `buteneers_publish` copies
 # the tables of the paper run to results/paper/buteneers/.
+import re
+
 BUTENEERS_DIR = f"{RUNDIR}/buteneers"
 BUTENEERS_PUBLISH_DIR = "results/paper/buteneers"
 BUTENEERS_OUTPUTS = ("tables.md", "results.csv", "timing.csv")
@@ -20,38 +22,30 @@ else:
     BUTENEERS_TARGETS = []
 
 
-def buteneers_task_spec(name):
-    try:
-        return BUTENEERS_TASKS[name]
-    except KeyError:
-        raise ValueError(
-            f"config key buteneers.tasks: no task {name!r}; known: {', '.join(BUTENEERS_TASKS)}"
-        ) from None
-
-
-def buteneers_task_input(wildcards):
-    spec = buteneers_task_spec(wildcards.task)
-    return {"data": f"results/datasets/prepared/{spec['dataset']}.npz"} if "dataset" in spec else {}
-
-
-def buteneers_common():
-    keys = ("seed", "methods", "fs_max_seconds")
-    return {k: BUTENEERS[k] for k in keys if k in BUTENEERS}
+# Task names are the only values the {task} wildcard can take, so a lookup cannot fail.
+BUTENEERS_TASK_RE = "|".join(re.escape(name) for name in BUTENEERS_TASKS) or "(?!)"
+BUTENEERS_COMMON = {k: BUTENEERS[k] for k in ("seed", "methods", "fs_max_seconds") if k in BUTENEERS}
 
 
 rule buteneers_task:
     input:
-        unpack(buteneers_task_input),
+        unpack(
+            lambda wc: {"data": f"results/datasets/prepared/{BUTENEERS_TASKS[wc.task]['dataset']}.npz"}
+            if "dataset" in BUTENEERS_TASKS[wc.task]
+            else {}
+        ),
     output:
         table=f"{BUTENEERS_DIR}/tasks/{{task}}.csv",
     log:
         f"{BUTENEERS_DIR}/logs/task_{{task}}.log",
     benchmark:
         f"{BUTENEERS_DIR}/benchmarks/task_{{task}}.tsv"
+    wildcard_constraints:
+        task=BUTENEERS_TASK_RE,
     threads: 1
     params:
-        task=lambda wc: buteneers_task_spec(wc.task),
-        common=buteneers_common(),
+        task=lambda wc: BUTENEERS_TASKS[wc.task],
+        common=BUTENEERS_COMMON,
     script:
         "../scripts/buteneers_task.py"
 

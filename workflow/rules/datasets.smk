@@ -14,6 +14,10 @@ DATASETS_REGISTRY_FILE = DATASETS_ROOT / "config" / "datasets.yaml"
 DATASETS = load_registry(DATASETS_REGISTRY_FILE)
 DATASETS_DOWNLOAD_OPTIONS = dsrules.download_options(config)
 
+# Compute nodes of most clusters are offline: fetch on the host that runs Snakemake.
+localrules:
+    download,
+
 
 rule download:
     output:

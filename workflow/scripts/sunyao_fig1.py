@@ -31,9 +31,9 @@ ax_time.set(xlabel="training size n", ylabel="training time (CPU s, 1 thread)", 
             title=f"{entry['dataset']}: training time")
 ax_nmse.set(xlabel="training size n", ylabel="test NMSE",
             title=f"test NMSE on {entry['n_test']} examples")
-ax_time.legend()
-ax_time.text(0.01, 0.01, f"budget {entry['time_budget_s']} s, {entry['memory_budget_mb']} MB "
-             "(dotted: first size over budget)", transform=ax_time.transAxes, fontsize=7)
+ax_time.legend(loc="lower right")
+ax_time.text(0.01, 0.99, f"budget {entry['time_budget_s']} s, {entry['memory_budget_mb']} MB "
+             "(dotted: first size over budget)", transform=ax_time.transAxes, fontsize=7, va="top")
 with atomic_path(sm.output.png) as tmp:
     fig.savefig(tmp, dpi=120, format="png")
 

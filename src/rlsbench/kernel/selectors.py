@@ -289,6 +289,10 @@ class _Ranker(SelectorMixin, BaseEstimator):
         codes, self.classes_, counts = encode_labels(y)
         if self.standardize:
             X = _standardize(X)
+        # k_w sees feature d only through w_d x_d: on raw data its effective scale is
+        # |w_d| · std(x_d) (a near-constant feature keeps w_d ≈ 1 without mattering); on
+        # standardised data the paper's plain |w_d|.
+        self._feature_std = np.ones(X.shape[1]) if self.standardize else X.std(axis=0)
         self.scores_ = np.asarray(self._scores(X, codes, counts), dtype=np.float64)
         self.order_ = order_from_scores(self.scores_)
         self.ranking_ = np.empty_like(self.order_)
@@ -352,8 +356,9 @@ class _ScaledKernelRanker(_Ranker):
         )
         self.scale_factors_ = w
         self.n_iter_ = self.history_.size
-        # k_w depends on w only through w_d² (linear, polynomial, RBF): rank by |w_d|.
-        return np.abs(w)
+        # k_w depends on w only through w_d² (linear, polynomial, RBF): rank by |w_d|,
+        # times the feature's spread when the data are not standardised.
+        return np.abs(w) * self._feature_std
 
 
 class SAS(_ScaledKernelRanker):
@@ -492,7 +497,8 @@ class KFDS(_Ranker):
         self.log_scale_factors_, self.n_iter_ = kfds_scale_factors(
             X, codes, counts, max_iter=self.max_iter, tol=self.tol, mu=self.mu
         )
-        return self.log_scale_factors_
+        with np.errstate(divide="ignore"):
+            return self.log_scale_factors_ + np.log(self._feature_std)
 
 
 class FisherScore(_Ranker):

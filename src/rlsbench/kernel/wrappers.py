@@ -180,7 +180,8 @@ class AROM(_Ranker):
         self.log_scale_factors_, self.n_iter_ = arom_log_scale_factors(
             X, codes, counts, max_iter=self.max_iter, tol=self.tol
         )
-        return self.log_scale_factors_
+        with np.errstate(divide="ignore"):
+            return self.log_scale_factors_ + np.log(self._feature_std)
 
 
 def enclosing_ball(K, *, tol=1e-10, max_iter=100_000):
@@ -349,7 +350,7 @@ class R2W2(_Ranker):
             w_all[active] = w
             n_drop = active.size if active.size <= 2 else int(np.ceil(active.size
                                                                         * self.elimination))
-            drop = np.argsort(np.abs(w), kind="stable")[:n_drop]
+            drop = np.argsort(np.abs(w) * self._feature_std[active], kind="stable")[:n_drop]
             # within a dropped batch: larger |w| ranks higher
             scores[active[drop]] = rank_base + np.arange(1, n_drop + 1) / (n_drop + 1)
             rank_base += 1.0
