@@ -128,7 +128,7 @@ def summary_table(frame, report_k):
         row["k by LOO"] = f"{np.mean([c for c, _ in chosen]):.1f}"
         row["at k by LOO"] = _mean_sd([run.loc[run["k"] == c, col].iloc[0] for c, run in chosen])
         last = ok[ok["k"] == ok["k_max"]]
-        row["k_max"] = int(ok["k_max"].iloc[0])
+        row["k_max"] = str(int(ok["k_max"].iloc[0]))
         row["at k_max"] = _mean_sd(last[col])
         per_run = ok.groupby(["fold", "seed"])["fit_time_s"].first()
         row["fit time (s)"] = f"{per_run.mean():.3g}"

@@ -14,8 +14,8 @@ with atomic_path(sm.output.rows) as tmp:
     rows.to_csv(tmp, index=False)
 note = ("Times of one ranking with 10 iterations (min over repeats, one BLAS thread), divided "
         "by the fastest cell of the table; the paper's columns are its normalised times "
-        "(MATLAB + SVMlight, 2012). R2W2 is not implemented (see the README). Compare the "
-        "growth along a column, not absolute values.\n\n")
+        "(MATLAB + SVMlight, 2012). Our R2W2 is a re-implementation (see the README). Compare "
+        "the growth along a column, not absolute values.\n\n")
 for axis, out, title in (("N", sm.output.table8, "Table VIII — CPU time over N (D = 30)"),
                          ("D", sm.output.table9, "Table IX — CPU time over D (N = 30)")):
     if axis in set(rows["axis"]):

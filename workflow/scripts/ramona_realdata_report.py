@@ -36,10 +36,10 @@ def paper_names(table):
             for name, e in experiments.items() if (e.get("paper") or {}).get("table") == table}
 
 
-def header(title, names):
+def header(title, names, quantity="Errors"):
     runs = ", ".join(f"`{v}`" for v in names.values()) or "none in this run"
     return (f"{title}\n\nOur experiments: {runs}. Cells '—' were not run in this "
-            "configuration. Errors in %, mean ± standard deviation over repetitions.\n\n")
+            f"configuration. {quantity} in %, mean ± standard deviation over repetitions.\n\n")
 
 
 t2 = paper_names("table2")
@@ -53,7 +53,7 @@ atomic_write_text(sm.output.table4, header(
     + to_markdown(table4(summary, t4)))
 t6 = paper_names("table6")
 atomic_write_text(sm.output.table6, header(
-    "### Table VI — 70 % / 30 % splits, Gaussian RBF kernel (accuracy %)", t6)
+    "### Table VI — 70 % / 30 % splits, Gaussian RBF kernel (accuracy %)", t6, "Accuracies")
     + to_markdown(table6(summary, t6)))
 
 curves = [(e, k) for (e, k), g in summary.groupby(["experiment", "kernel"])
