@@ -440,7 +440,8 @@ def time_selection(
     timeout_s : float or None
         Hard limit (:func:`hard_time_limit`).
     warmup : bool
-        First run on a tiny problem so that compilation (numba) and lazy imports are not timed.
+        First run on a tiny problem so that compilation (numba) and lazy imports are not timed
+        and every BLAS library the selector uses is loaded before the thread cap is applied.
 
     Returns
     -------
@@ -450,11 +451,13 @@ def time_selection(
     """
     X = np.ascontiguousarray(X, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
+    if warmup:
+        # Outside the limits on purpose: threadpoolctl caps only the BLAS libraries already
+        # loaded, and a selector may load one lazily (scipy's own OpenBLAS on first use).
+        rng = np.random.default_rng(0)
+        small = rng.standard_normal((12, 6))
+        select(small, np.sign(rng.standard_normal(12)) + 0.0, 2, alpha, threads)
     with thread_limits(threads):
-        if warmup:
-            rng = np.random.default_rng(0)
-            small = rng.standard_normal((12, 6))
-            select(small, np.sign(rng.standard_normal(12)) + 0.0, 2, alpha, threads)
         wall0, cpu0 = time.perf_counter(), time.process_time()
         try:
             with hard_time_limit(timeout_s):

@@ -46,6 +46,8 @@ rule buteneers_task:
     params:
         task=lambda wc: BUTENEERS_TASKS[wc.task],
         common=BUTENEERS_COMMON,
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/buteneers_task.py"
 
@@ -61,6 +63,8 @@ rule buteneers_timing:
     params:
         timing=BUTENEERS.get("timing", {}),
         seed=BUTENEERS.get("seed", 0),
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/buteneers_timing.py"
 
@@ -76,6 +80,8 @@ rule buteneers_tables:
                        category="Buteneers"),
     log:
         f"{BUTENEERS_DIR}/logs/tables.log",
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/buteneers_tables.py"
 
@@ -92,5 +98,7 @@ rule buteneers_publish:
         [f"{BUTENEERS_PUBLISH_DIR}/{name}" for name in BUTENEERS_OUTPUTS],
     log:
         f"{BUTENEERS_DIR}/logs/publish.log",
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/buteneers_publish.py"

@@ -222,3 +222,43 @@ def main_benchmarks(wildcards=None):
         for d, m, f, s in main_jobs()
     ]
     return alphas + selects
+
+
+# Input functions of the Sun & Yao part (workflow/rules/sunyao.smk, which defines SUNYAO_*).
+def sunyao_entry(study, dataset):
+    """The config entry of a dataset in a study (table1: its datasets map; fig1: the section)."""
+    if study == "table1":
+        if dataset not in SUNYAO_T1["datasets"]:
+            raise ValueError(
+                f"config key sunyao.table1.datasets: no dataset {dataset!r} "
+                f"(known: {', '.join(SUNYAO_T1['datasets'])})"
+            )
+        return SUNYAO_T1["datasets"][dataset]
+    if not SUNYAO_F1 or SUNYAO_F1["dataset"] != dataset:
+        raise ValueError(f"config key sunyao.fig1.dataset is not {dataset!r}")
+    return SUNYAO_F1
+
+
+def sunyao_data_of(study, dataset):
+    if sunyao_entry(study, dataset).get("source", "prepared") == "prepared":
+        return {"data": f"results/datasets/prepared/{dataset}.npz"}
+    return {}
+
+
+def sunyao_hyper_data(wildcards):
+    return sunyao_data_of(wildcards.sy_study, wildcards.sy_dataset)
+
+
+def sunyao_table1_data(wildcards):
+    return sunyao_data_of("table1", wildcards.sy_dataset)
+
+
+def sunyao_fig1_data(wildcards):
+    return sunyao_data_of("fig1", SUNYAO_F1["dataset"])
+
+
+def sunyao_cv(study):
+    cv = dict(SUNYAO["cv"])
+    if study == "fig1":
+        cv["k_max"] = SUNYAO_F1["cv_k_max"]
+    return cv

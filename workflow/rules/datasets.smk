@@ -12,7 +12,6 @@ from rlsbench.datasets import load_registry
 DATASETS_ROOT = Path(workflow.current_basedir).resolve().parents[1]
 DATASETS_REGISTRY_FILE = DATASETS_ROOT / "config" / "datasets.yaml"
 DATASETS = load_registry(DATASETS_REGISTRY_FILE)
-DATASETS_DOWNLOAD_OPTIONS = dsrules.download_options(config)
 
 # Compute nodes of most clusters are offline: fetch on the host that runs Snakemake.
 localrules:
@@ -27,17 +26,15 @@ rule download:
     wildcard_constraints:
         dataset=dsrules.name_constraint(n for n, s in DATASETS.items() if s.needs_download),
     params:
-        cli=dsrules.cli(DATASETS_REGISTRY_FILE),
+        registry=str(DATASETS_REGISTRY_FILE),
         root=str(DATASETS_ROOT),
         raw_dir=dsrules.RAW,
     resources:
         downloads=1,
-    shell:
-        # Mirror/network options come from a global, not `params`: switching mirrors must not
-        # invalidate downloads whose content already verified (and `run:` would re-parse the
-        # whole workflow in each job).
-        "{params.cli} download {wildcards.dataset:q} --raw-dir {params.raw_dir:q}"
-        " --root {params.root:q} {DATASETS_DOWNLOAD_OPTIONS} > {log:q} 2>&1"
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/datasets_download.py"
 
 
 rule prepare:
@@ -54,6 +51,8 @@ rule prepare:
     params:
         cli=dsrules.cli(DATASETS_REGISTRY_FILE),
         raw_dir=dsrules.RAW,
+    conda:
+        "../../environment.yml"
     shell:
         "{params.cli} prepare {wildcards.dataset:q} --raw-dir {params.raw_dir:q}"
         " --output {output:q} > {log:q} 2>&1"

@@ -61,6 +61,8 @@ rule ramona_toy:
         # the settings of this job only: adding a method must not re-run the others
         toy={k: v for k, v in RAMONA.get("toy", {}).items() if k != "methods"},
         seed=RAMONA.get("seed", 0),
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/ramona_toy.py"
 
@@ -82,6 +84,8 @@ rule ramona_realdata:
     params:
         experiment=lambda wc: ramona_cfg.experiment_job(RAMONA, wc.experiment, wc.kernel),
         seed=RAMONA.get("seed", 0),
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/ramona_realdata.py"
 
@@ -99,6 +103,8 @@ rule ramona_cputime:
     params:
         cputime=RAMONA.get("cputime"),
         seed=RAMONA.get("seed", 0),
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/ramona_cputime.py"
 
@@ -115,6 +121,8 @@ rule ramona_toy_report:
         f"{RAMONA_DIR}/logs/toy_report.log",
     benchmark:
         f"{RAMONA_DIR}/benchmarks/toy_report.tsv"
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/ramona_toy_report.py"
 
@@ -142,6 +150,8 @@ rule ramona_realdata_report:
             name: ramona_cfg.experiment(RAMONA, name)
             for name in RAMONA.get("realdata", {}).get("experiments", {})
         },
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/ramona_realdata_report.py"
 
@@ -159,6 +169,8 @@ rule ramona_cputime_report:
         f"{RAMONA_DIR}/logs/cputime_report.log",
     benchmark:
         f"{RAMONA_DIR}/benchmarks/cputime_report.tsv"
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/ramona_cputime_report.py"
 
@@ -177,5 +189,7 @@ rule ramona_publish:
         [p.replace(RAMONA_DIR, RAMONA_PUBLISH_DIR, 1) for p in RAMONA_TARGETS],
     log:
         f"{RAMONA_DIR}/logs/publish.log",
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/ramona_publish.py"

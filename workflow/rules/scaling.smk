@@ -66,6 +66,8 @@ rule scaling_point:
             "budget": SCALING["budget"],
             "methods": {wc.method: SCALING["methods"][wc.method]},
         },
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/scaling_point.py"
 
@@ -84,6 +86,8 @@ rule scaling_collect:
     params:
         sweeps_of={key: list(point.sweeps) for key, point in SCALING_POINTS.items()},
         seed=SCALING.get("seed"),
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/scaling_collect.py"
 
@@ -105,6 +109,8 @@ rule scaling_agreement:
         f"{SCALING_DIR}/benchmarks/agreement.tsv"
     params:
         excluded=[n for n, m in SCALING_METHODS.items() if not m.comparable],
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/scaling_agreement.py"
 
@@ -143,6 +149,8 @@ rule scaling_tables:
         f"{SCALING_DIR}/benchmarks/tables.tsv"
     params:
         cfg=SCALING,
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/scaling_tables.py"
 
@@ -169,6 +177,8 @@ rule scaling_figure:
     params:
         cfg=SCALING,
         labels={name: m.label for name, m in SCALING_METHODS.items()},
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/scaling_figure.py"
 
@@ -197,5 +207,7 @@ rule scaling_publish:
         [path.replace(SCALING_DIR, SCALING_PUBLISH_DIR, 1) for path in SCALING_PUBLISHED],
     log:
         f"{SCALING_DIR}/logs/publish.log",
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/scaling_publish.py"

@@ -42,45 +42,6 @@ wildcard_constraints:
     sy_method="|".join(SUNYAO_METHODS),
 
 
-def sunyao_entry(study, dataset):
-    """The config entry of a dataset in a study (table1: its datasets map; fig1: the section)."""
-    if study == "table1":
-        if dataset not in SUNYAO_T1["datasets"]:
-            raise ValueError(
-                f"config key sunyao.table1.datasets: no dataset {dataset!r} "
-                f"(known: {', '.join(SUNYAO_T1['datasets'])})"
-            )
-        return SUNYAO_T1["datasets"][dataset]
-    if not SUNYAO_F1 or SUNYAO_F1["dataset"] != dataset:
-        raise ValueError(f"config key sunyao.fig1.dataset is not {dataset!r}")
-    return SUNYAO_F1
-
-
-def sunyao_data_of(study, dataset):
-    if sunyao_entry(study, dataset).get("source", "prepared") == "prepared":
-        return {"data": f"results/datasets/prepared/{dataset}.npz"}
-    return {}
-
-
-def sunyao_hyper_data(wildcards):
-    return sunyao_data_of(wildcards.sy_study, wildcards.sy_dataset)
-
-
-def sunyao_table1_data(wildcards):
-    return sunyao_data_of("table1", wildcards.sy_dataset)
-
-
-def sunyao_fig1_data(wildcards):
-    return sunyao_data_of("fig1", SUNYAO_F1["dataset"])
-
-
-def sunyao_cv(study):
-    cv = dict(SUNYAO["cv"])
-    if study == "fig1":
-        cv["k_max"] = SUNYAO_F1["cv_k_max"]
-    return cv
-
-
 rule sunyao_hyper:
     input:
         unpack(sunyao_hyper_data),
@@ -97,6 +58,8 @@ rule sunyao_hyper:
         rvm=SUNYAO.get("rvm"),
         sigma2=SUNYAO.get("sigma2"),
         seed=SUNYAO.get("seed"),
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/sunyao_hyper.py"
 
@@ -119,6 +82,8 @@ rule sunyao_table1_runs:
         rvm=SUNYAO.get("rvm"),
         sigma2=SUNYAO.get("sigma2"),
         seed=SUNYAO.get("seed"),
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/sunyao_table1_runs.py"
 
@@ -147,6 +112,8 @@ rule sunyao_table1:
         shapes={
             d: [None, e["n_train"], e["n_test"]] for d, e in SUNYAO_T1["datasets"].items()
         },
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/sunyao_table1.py"
 
@@ -170,6 +137,8 @@ rule sunyao_fig1_runs:
         rvm=SUNYAO.get("rvm"),
         sigma2=SUNYAO.get("sigma2"),
         seed=SUNYAO.get("seed"),
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/sunyao_fig1_runs.py"
 
@@ -197,6 +166,8 @@ rule sunyao_fig1:
         f"{SUNYAO_DIR}/benchmarks/fig1.tsv"
     params:
         entry=SUNYAO_F1,
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/sunyao_fig1.py"
 
@@ -223,5 +194,7 @@ rule sunyao_publish:
         [path.replace(SUNYAO_DIR, SUNYAO_PUBLISH_DIR, 1) for path in SUNYAO_PUBLISHED],
     log:
         f"{SUNYAO_DIR}/logs/publish.log",
+    conda:
+        "../../environment.yml"
     script:
         "../scripts/sunyao_publish.py"
