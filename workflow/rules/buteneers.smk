@@ -101,4 +101,4 @@ rule buteneers_publish:
     conda:
         "../../environment.yml"
     script:
-        "../scripts/buteneers_publish.py"
+        "../scripts/publish.py"

@@ -192,4 +192,4 @@ rule ramona_publish:
     conda:
         "../../environment.yml"
     script:
-        "../scripts/ramona_publish.py"
+        "../scripts/publish.py"

@@ -99,4 +99,4 @@ rule main_publish:
     conda:
         "../../environment.yml"
     script:
-        "../scripts/main_publish.py"
+        "../scripts/publish.py"

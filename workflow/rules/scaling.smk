@@ -210,4 +210,4 @@ rule scaling_publish:
     conda:
         "../../environment.yml"
     script:
-        "../scripts/scaling_publish.py"
+        "../scripts/publish.py"

@@ -197,4 +197,4 @@ rule sunyao_publish:
     conda:
         "../../environment.yml"
     script:
-        "../scripts/sunyao_publish.py"
+        "../scripts/publish.py"

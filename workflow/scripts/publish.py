@@ -1,4 +1,4 @@
-"""Refresh the committed copy of a run's tables and figures (rule main_publish)."""
+"""Refresh the committed copy of a run's tables and figures (rules <part>_publish)."""
 
 from rlsbench.results import publish
 
