@@ -178,7 +178,8 @@ def main(argv=None):
 
     # One thread each (numba and BLAS): ratios of work, robust to other load on the machine.
     cpu0 = time.process_time()
-    p1, total_1 = timed(greedy_rls, X, y, k, args.alpha, bias=args.bias, n_jobs=1)
+    with threadpool_limits(1):
+        p1, total_1 = timed(greedy_rls, X, y, k, args.alpha, bias=args.bias, n_jobs=1)
     cpu_1 = time.process_time() - cpu0
     print(f"  one thread               {total_1:8.2f} s   (CPU {cpu_1:.2f} s; parallel speed-up "
           f"{total_1 / total:.2f}×)")
