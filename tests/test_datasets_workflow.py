@@ -1,11 +1,12 @@
 """The `download` and `prepare` rules through Snakemake, against a loopback HTTP mirror."""
 
+import functools
 from pathlib import Path
 
 import pytest
 
 from rlsbench.datasets import load_prepared, load_registry
-from rlsbench.datasets._testing import run_snakemake, serve_directory
+from rlsbench.datasets._testing import FAST_FAIL_ENV, run_snakemake, serve_directory
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared" / "datasets"
@@ -15,10 +16,8 @@ pytestmark = [
 ]
 
 
-def snakemake(workdir, targets, mirrors, *extra):
-    """The repository's Snakefile in ``workdir``, with fast-failing downloads."""
-    return run_snakemake(REPO, workdir, targets, mirrors, *extra,
-                         env={"RLSBENCH_DOWNLOAD_RETRIES": "1", "RLSBENCH_DOWNLOAD_TIMEOUT": "10"})
+# The repository's Snakefile in a working directory, with fast-failing downloads.
+snakemake = functools.partial(run_snakemake, REPO, env=FAST_FAIL_ENV)
 
 
 def test_download_and_prepare_rules_over_http(tmp_path):

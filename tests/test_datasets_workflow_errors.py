@@ -1,12 +1,13 @@
 """Snakemake `download`/`prepare` against a corrupted and a truncated mirror copy: clear errors,
 nothing partial, and a rerun after the fix resumes."""
 
+import functools
 from pathlib import Path
 
 import pytest
 
 from rlsbench.datasets import load_prepared
-from rlsbench.datasets._testing import run_snakemake, serve_directory
+from rlsbench.datasets._testing import FAST_FAIL_ENV, run_snakemake, serve_directory
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared" / "datasets"
@@ -16,10 +17,8 @@ pytestmark = [
 ]
 
 
-def snakemake(workdir, targets, mirrors, *extra):
-    """The repository's Snakefile in ``workdir``, with fast-failing downloads."""
-    return run_snakemake(REPO, workdir, targets, mirrors, *extra,
-                         env={"RLSBENCH_DOWNLOAD_RETRIES": "1", "RLSBENCH_DOWNLOAD_TIMEOUT": "10"})
+# The repository's Snakefile in a working directory, with fast-failing downloads.
+snakemake = functools.partial(run_snakemake, REPO, env=FAST_FAIL_ENV)
 
 
 def test_corrupted_and_truncated_mirror_fails_cleanly_then_resumes(tmp_path):

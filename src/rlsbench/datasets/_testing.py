@@ -36,6 +36,10 @@ def closed_port() -> int:
         return sock.getsockname()[1]
 
 
+#: Environment for test runs of the download rule: one attempt per URL, 10 s timeout.
+FAST_FAIL_ENV = {"RLSBENCH_DOWNLOAD_RETRIES": "1", "RLSBENCH_DOWNLOAD_TIMEOUT": "10"}
+
+
 def run_snakemake(repo, workdir, targets, mirrors, *extra, env=None, timeout=900):
     """Run ``repo``'s Snakefile in ``workdir`` (outputs land there, not in the repository).
 
