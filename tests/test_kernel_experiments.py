@@ -18,7 +18,15 @@ from rlsbench.kernel.experiments import (
     svm_error,
     toy_rows,
 )
-from rlsbench.kernel.report import cputime_table, summarize, table4, table6
+from rlsbench.kernel.report import (
+    PROPOSED,
+    cputime_table,
+    method_style,
+    plot_order,
+    summarize,
+    table4,
+    table6,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -103,6 +111,20 @@ def test_tables_put_our_numbers_beside_the_papers():
                 {"sonar": "t6"})
     assert t6[(t6["dataset"] == "sonar") & (t6["S"] == 10)]["1) SAS ours"].iloc[0].startswith(
         "75.0 ±")  # accuracy = 100 − error
+
+
+def test_every_method_has_its_own_colour_and_the_papers_line_style():
+    from rlsbench.kernel.experiments import METHODS
+
+    styles = {m: method_style(m) for m in METHODS}
+    colours = [s["color"] for s in styles.values()]
+    assert len(set(colours)) == len(colours)  # distinct, whatever methods a panel holds
+    assert all(styles[m]["ls"] == ":" for m in PROPOSED)
+    assert all(styles[m]["ls"] == "-" for m in METHODS if m not in PROPOSED)
+    assert styles["svm"]["color"] == "black"
+    # legend order is fixed (the paper's) and independent of the input order
+    assert plot_order(["svm", "sas", "zzz", "fisher", "r2w2"]) == [
+        "fisher", "r2w2", "sas", "svm", "zzz"]
 
 
 def test_cputime_table_is_normalised_to_the_fastest_cell():

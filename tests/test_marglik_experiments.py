@@ -73,3 +73,50 @@ def test_fig1_stops_a_method_at_the_memory_budget_and_skips_larger_sizes():
                     sigma2=0.01, rvm=RVM, k_max_fraction=0.1, k_max_cap=15,
                     time_budget_s=60, memory_budget_mb=1.0)
     assert [r["k_max"] for r in fwd] == [10, 15] and [r["n_basis"] for r in fwd] == [10, 15]
+
+
+def test_grid_edges_names_boundary_choices_but_not_a_k_max_that_allows_every_vector():
+    from rlsbench.marglik.hyper import grid_edges
+
+    grids = {"width": [1.0, 2.0, 4.0], "lam": [1e-3, 1e-2, 1e-1], "k_max": [50, 100, 200]}
+    assert grid_edges({"width": 2.0, "lam": 1e-2, "k_max": 100}, grids) == []
+    assert grid_edges({"width": 4.0, "lam": 1e-3, "k_max": 100}, grids) == [
+        "width=4 (highest of 3)", "lam=0.001 (lowest of 3)"]
+    assert grid_edges({"width": 2.0, "lam": 1e-2, "k_max": 200}, grids) == [
+        "k_max=200 (highest of 3)"]
+    # k_max = 200 reaches the smallest training fold (160): nothing larger can take effect
+    assert grid_edges({"width": 2.0, "lam": 1e-2, "k_max": 200}, grids, k_cap=160) == []
+    assert grid_edges({"width": 1.0}, {"width": [1.0]}) == []
+
+
+def test_cv_forward_fits_capped_k_max_once_with_the_scores_of_a_direct_fit():
+    from rlsbench.marglik.hyper import _folds, cv_forward
+    from rlsbench.marglik.models import ForwardMarglikRegressor
+
+    X, y = make_sinc(50, seed=2)  # 40 training examples per fold: k_max 40 and 80 coincide
+    best, rows = cv_forward(X, y, [0.5], [1e-2], [10, 40, 80], sigma2=0.01, seed=1)
+    by_k = {r["k_max"]: r["cv_mse"] for r in rows}
+    assert by_k[40] == by_k[80] and by_k[10] != by_k[40]
+    errors = []
+    for train, val in _folds(len(y), 5, 1):
+        model = ForwardMarglikRegressor(width=0.5, lam=1e-2, k_max=40, sigma2=0.01)
+        model.fit(X[train], y[train])
+        errors.append(np.mean((model.predict(X[val]) - y[val]) ** 2))
+    assert by_k[80] == pytest.approx(np.mean(errors), rel=1e-12)
+    assert best["cv_mse"] == min(by_k.values())
+
+
+def test_choose_hyperparameters_flags_grid_edges_and_the_table_prints_them():
+    from rlsbench.marglik.experiments import choose_hyperparameters, hyper_markdown
+
+    X, y = make_sinc(60, seed=0)
+    cv = {"subset": 60, "folds": 3, "width_factors": [0.5], "lams": [1e-2, 10.0],
+          "k_max": [5, 20]}
+    hyper = choose_hyperparameters(X, y, cv, RVM, sigma2=0.01, seed=0)
+    fwd = hyper["forward"]
+    # a single width cannot be on an edge; λ and k_max have two values, so each is on one
+    assert len(fwd["at_grid_edge"]) == 2 and hyper["rvm_old"]["at_grid_edge"] == []
+    assert {e.split("=")[0] for e in fwd["at_grid_edge"]} == {"lam", "k_max"}
+    text = hyper_markdown({"sinc": hyper}, {"sinc": 1})
+    assert "| sinc | Forward | 0.5 (0.5) |" in text and fwd["at_grid_edge"][0] in text
+    assert text.count("\n") == 2 + len(METHODS)

@@ -95,6 +95,7 @@ rule sunyao_table1:
             for d in SUNYAO_T1["datasets"]
             for m in SUNYAO_METHODS
         ],
+        hyper=[f"{SUNYAO_DIR}/hyper/table1/{d}.json" for d in SUNYAO_T1["datasets"]],
     output:
         md=report(
             f"{SUNYAO_DIR}/table1/table1.md",

@@ -13,6 +13,8 @@ import pandas as pd  # noqa: E402
 from rlsbench._io import atomic_path, atomic_write_text  # noqa: E402
 from rlsbench.kernel.report import (  # noqa: E402
     LABELS,
+    method_style,
+    plot_order,
     summarize,
     table2,
     table4,
@@ -61,15 +63,16 @@ curves = [(e, k) for (e, k), g in summary.groupby(["experiment", "kernel"])
 ncol = min(3, max(1, len(curves)))
 nrow = max(1, int(np.ceil(len(curves) / ncol)))
 fig, axes = plt.subplots(nrow, ncol, figsize=(5.5 * ncol, 4 * nrow), squeeze=False)
-proposed = {"sas", "scss", "kfds", "sfs"}
 for ax, (exp, kernel) in zip(axes.flat, curves):
     sub = summary[(summary["experiment"] == exp) & (summary["kernel"] == kernel)]
-    for method, g in sub.groupby("method"):
+    # one colour and line style per method in every panel (rlsbench.kernel.report)
+    for method in plot_order(sub["method"].unique()):
+        g = sub[sub["method"] == method].sort_values("n_selected")
         if method == "svm":
-            ax.axhline(g["mean"].iloc[0], color="black", lw=1.5, label=LABELS["svm"])
+            ax.axhline(g["mean"].iloc[0], label=LABELS["svm"], **method_style(method))
             continue
-        ax.plot(g["n_selected"], g["mean"], ls=":" if method in proposed else "-", marker="o",
-                ms=3, label=LABELS.get(method, method))
+        ax.plot(g["n_selected"], g["mean"], marker="o", ms=3, label=LABELS.get(method, method),
+                **method_style(method))
     ax.set_title(f"{sub['dataset'].iloc[0]} — {kernel} kernel ({exp}, "
                  f"{int(sub['n_repeats'].max())} reps)", fontsize=9)
     ax.set_xlabel("Number of features")

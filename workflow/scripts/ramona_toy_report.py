@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from rlsbench._io import atomic_path  # noqa: E402
-from rlsbench.kernel.report import LABELS, summarize  # noqa: E402
+from rlsbench.kernel.report import LABELS, method_style, plot_order, summarize  # noqa: E402
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 logging.basicConfig(filename=sm.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
@@ -22,13 +22,13 @@ with atomic_path(sm.output.summary) as tmp:
 
 problems = [p for p in ("linear", "nonlinear") if p in set(summary["problem"])]
 fig, axes = plt.subplots(1, len(problems), figsize=(6 * len(problems), 4.5), squeeze=False)
-proposed = {"sas", "scss", "kfds", "sfs"}
 for ax, problem in zip(axes[0], problems):
     sub = summary[summary["problem"] == problem]
-    for method, g in sub.groupby("method"):
-        style = dict(color="black", lw=2) if method == "svm" else {}
-        ax.plot(g["n_train"], g["mean"], ls=":" if method in proposed else "-", marker="o",
-                ms=3, label=LABELS.get(method, method), **style)
+    # one colour and line style per method in both panels (rlsbench.kernel.report)
+    for method in plot_order(sub["method"].unique()):
+        g = sub[sub["method"] == method].sort_values("n_train")
+        ax.plot(g["n_train"], g["mean"], marker="o", ms=3, label=LABELS.get(method, method),
+                **method_style(method))
     ax.set_title(f"({'ab'[problems.index(problem)]}) {problem} problem "
                  f"({'linear' if problem == 'linear' else 'RBF'} kernel), "
                  f"{int(sub['n_repeats'].max())} repetitions")

@@ -19,6 +19,9 @@ with threadpool_limits(int(sm.threads)):
                                    seed=sm.params.seed, target=entry.get("target", "raw"))
 for method in ("forward", "rvm_old", "rvm_new"):
     logging.info("%s %s: %s", dataset, method, hyper[method])
+    if hyper[method]["at_grid_edge"]:
+        logging.warning("%s %s: CV choice on the edge of its grid (%s); widen sunyao.cv",
+                        dataset, method, ", ".join(hyper[method]["at_grid_edge"]))
 hyper["provenance"] = provenance({"cv": sm.params.cv, "rvm": sm.params.rvm, "entry": entry,
                                   "sigma2": sigma2}, sm.params.seed)
 atomic_write_text(sm.output[0], json.dumps(hyper, indent=1, sort_keys=True) + "\n")

@@ -1,11 +1,12 @@
 """Table 1: test MSE ± std (basis vectors) per dataset and method, beside the paper's values."""
 
+import json
 import logging
 
 import pandas as pd
 
 from rlsbench._io import atomic_path, atomic_write_text
-from rlsbench.marglik.experiments import summarize_table1, table1_markdown
+from rlsbench.marglik.experiments import hyper_markdown, summarize_table1, table1_markdown
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 logging.basicConfig(filename=sm.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
@@ -21,7 +22,15 @@ note = (
     "RVM's test MSE against Forward's over the splits. Failed or non-converged fits and "
     "outliers (MSE > 2× the method's median) are counted in table1.csv, not removed.\n"
 )
-atomic_write_text(sm.output.md, table1_markdown(summary, shapes) + note)
+hypers = {}
+for path in sm.input.hyper:
+    with open(path) as f:
+        hypers[path.rsplit("/", 1)[-1].removesuffix(".json")] = json.load(f)
+choices = (
+    "\n**CV choices** (5-fold CV on the subset; r/d is the grid's width factor):\n\n"
+    + hyper_markdown(hypers, {d: shape[0] for d, shape in shapes.items()})
+)
+atomic_write_text(sm.output.md, table1_markdown(summary, shapes) + note + choices)
 with atomic_path(sm.output.csv) as tmp:
     summary.to_csv(tmp, index=False)
 with atomic_path(sm.output.splits) as tmp:

@@ -14,6 +14,36 @@ LABELS = {
     "fspp": "FSPP", "neumann": "Neumann KTA", "bahsic": "BAHSIC", "gmkl": "GMKL",
 }
 
+#: Legend order of the figures (the paper's: existing methods, then the proposed ones).
+PLOT_ORDER = ("fisher", "arom", "r2w2", "rfe", "sfs", "sas", "scss", "kfds", "svm")
+#: Methods proposed by the paper: dotted lines in its figures (existing ones solid).
+PROPOSED = ("sas", "scss", "kfds", "sfs")
+_COLORS = {
+    "fisher": "tab:blue", "arom": "tab:orange", "r2w2": "tab:green", "rfe": "tab:red",
+    "sfs": "tab:purple", "sas": "tab:brown", "scss": "tab:pink", "kfds": "tab:cyan",
+    "svm": "black",
+}
+
+
+def method_style(method: str) -> dict:
+    """Matplotlib line properties of ``method``, the same in every panel of every figure.
+
+    A fixed colour per method (unknown methods grey), dotted lines for the proposed methods
+    and solid ones for the existing methods (as in the paper's figures), a thicker black line
+    for the SVM on all features.
+    """
+    style = {"color": _COLORS.get(method, "tab:gray"),
+             "ls": ":" if method in PROPOSED else "-", "lw": 1.5}
+    if method == "svm":
+        style["lw"] = 2.0
+    return style
+
+
+def plot_order(methods) -> list[str]:
+    """``methods`` in legend order (:data:`PLOT_ORDER`, unknown ones last, alphabetically)."""
+    known = [m for m in PLOT_ORDER if m in set(methods)]
+    return known + sorted(set(methods) - set(PLOT_ORDER))
+
 
 def summarize(rows: pd.DataFrame, keys) -> pd.DataFrame:
     """Mean and standard deviation of the error (in %) over repetitions.

@@ -1,8 +1,9 @@
 """Reference wrappers of Ramona et al.'s comparison, on scikit-learn's SVMs: RFE, AROM, R2W2.
 
 RFE and AROM use a linear kernel (as in the paper, Section V); R2W2 any scaled kernel. All use
-the SVM penalty Ĉ = 1/R̄² of SVMlight (footnote 4), recomputed on the current (scaled or
-reduced) data inside the loops, as the paper does.
+the SVM penalty Ĉ = 1/R̄² of SVMlight (footnote 4). RFE and AROM recompute it on the current
+(scaled or reduced) data inside their loops, as the paper does; R2W2 computes it once at w = 1
+and holds it fixed (see ``R2W2_NOTE``).
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ R2W2_NOTE = (
     "radius-margin bound R²W² on the scale factors, with the 2-norm soft margin (K + I/C); "
     "C = 1/R̄² is computed once at w = 1 and held fixed along the descent (so that the "
     "descent follows the gradient of the bound it evaluates); the step rule (bold driver), "
-    "the stopping rule and ranking the features once by the final "
-    "|w_d| (no iterative elimination) are ours, as the papers leave them to the Spider toolbox."
+    "the stopping rule and the elimination schedule (after each descent round the weaker half "
+    "of the active features, by |w_d|, is ranked last and dropped) are ours, as the papers "
+    "leave them to the Spider toolbox."
 )
 
 

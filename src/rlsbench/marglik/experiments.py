@@ -14,7 +14,7 @@ import time
 import numpy as np
 from scipy import stats
 
-from .hyper import cv_forward, cv_rvm, cv_subset
+from .hyper import cv_forward, cv_rvm, cv_subset, grid_edges
 from .models import ForwardMarglikRegressor, RVMRegressor
 from .rvm import BudgetExceeded
 
@@ -99,7 +99,9 @@ def choose_hyperparameters(X, y, cv, rvm, *, sigma2, seed, target="raw"):
     Returns
     -------
     dict
-        ``{"forward": {...}, "rvm_old": {...}, "rvm_new": {...}, "cv_rows": [...]}``.
+        ``{"forward": {...}, "rvm_old": {...}, "rvm_new": {...}, "cv_rows": [...]}``; each
+        method's entry holds its chosen values, ``cv_mse`` and ``at_grid_edge`` (see
+        :func:`rlsbench.marglik.hyper.grid_edges`).
     """
     idx = cv_subset(len(y), cv["subset"], seed)
     Xs, ys = standardize(X[idx], y[idx], np.arange(len(idx)), target=target)
@@ -107,12 +109,16 @@ def choose_hyperparameters(X, y, cv, rvm, *, sigma2, seed, target="raw"):
     out, rows = {}, []
     best, grid = cv_forward(Xs, ys, widths, cv["lams"], cv["k_max"], sigma2=sigma2,
                             n_splits=cv["folds"], seed=seed)
+    k_cap = len(idx) - -(-len(idx) // cv["folds"])  # the smallest training fold
+    best["at_grid_edge"] = grid_edges(best, {"width": widths, "lam": cv["lams"],
+                                             "k_max": cv["k_max"]}, k_cap=k_cap)
     out["forward"] = best
     rows += [{"method": "forward", **r} for r in grid]
     for name, solver in (("rvm_old", "tipping2001"), ("rvm_new", "fast")):
         best, grid = cv_rvm(Xs, ys, widths, method=solver, n_splits=cv["folds"], seed=seed,
                             max_iter=rvm[name]["max_iter"], tol=rvm[name]["tol"],
                             time_budget=rvm[name].get("time_budget_s"))
+        best["at_grid_edge"] = grid_edges(best, {"width": widths})
         out[name] = best
         rows += [{"method": name, **r} for r in grid]
     out["cv_rows"] = rows
@@ -328,6 +334,34 @@ def table1_markdown(summary, shapes):
             cells = [cell(*paper[m]) for m in METHODS]
             lines.append(f"| | paper | {paper['d']} | {paper['n']} | {paper['n_test']} | "
                          + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def hyper_markdown(hypers, n_features):
+    """The CV choices of every dataset as Markdown, with the ones on a grid edge named.
+
+    Parameters
+    ----------
+    hypers : dict
+        ``{dataset: choose_hyperparameters(...) output}``.
+    n_features : dict
+        ``{dataset: d}`` (the width is printed as r and as r/d, the grid's factor).
+
+    Returns
+    -------
+    str
+    """
+    lines = ["| Dataset | method | r (r/d) | λ | k_max | CV MSE | at a grid edge |",
+             "|---|---|---|---|---|---|---|"]
+    for dataset, hyper in hypers.items():
+        for method in METHODS:
+            h = hyper[method]
+            edges = ", ".join(h.get("at_grid_edge", [])) or "no"
+            lam = f"{h['lam']:g}" if "lam" in h else "–"
+            k_max = str(h["k_max"]) if "k_max" in h else "–"
+            lines.append(f"| {dataset} | {LABELS[method]} | {h['width']:g} "
+                         f"({h['width'] / n_features[dataset]:g}) | {lam} | {k_max} | "
+                         f"{h['cv_mse']:.4g} | {edges} |")
     return "\n".join(lines) + "\n"
 
 

@@ -43,7 +43,8 @@ def cv_forward(X, y, widths, lams, k_maxs, *, sigma2=1.0, n_splits=5, seed=0):
     X : ndarray of shape (n_samples, n_features)
     y : ndarray of shape (n_samples,)
     widths, lams, k_maxs : sequences
-        Grids of r, λ and k_max (k_max is capped at the fold's training size).
+        Grids of r, λ and k_max (k_max is capped at the fold's training size; grid values that
+        every fold caps to the same sizes are fitted once and share their row's ``cv_mse``).
     sigma2 : float, default=1.0
     n_splits : int, default=5
     seed : int, default=0
@@ -57,18 +58,58 @@ def cv_forward(X, y, widths, lams, k_maxs, *, sigma2=1.0, n_splits=5, seed=0):
         One per grid point: ``width``, ``lam``, ``k_max``, ``cv_mse``.
     """
     folds = _folds(len(y), n_splits, seed)
-    rows = []
+    rows, fitted = [], {}
     for width, lam, k_max in itertools.product(widths, lams, k_maxs):
-        errors = []
-        for train, val in folds:
-            k = int(min(k_max, len(train)))
-            model = ForwardMarglikRegressor(width=width, lam=lam, k_max=k, sigma2=sigma2)
-            model.fit(X[train], y[train])
-            errors.append(np.mean((model.predict(X[val]) - y[val]) ** 2))
+        ks = tuple(int(min(k_max, len(train))) for train, _ in folds)
+        key = (width, lam, ks)
+        if key not in fitted:
+            errors = []
+            for (train, val), k in zip(folds, ks):
+                model = ForwardMarglikRegressor(width=width, lam=lam, k_max=k, sigma2=sigma2)
+                model.fit(X[train], y[train])
+                errors.append(np.mean((model.predict(X[val]) - y[val]) ** 2))
+            fitted[key] = float(np.mean(errors))
         rows.append({"width": float(width), "lam": float(lam), "k_max": int(k_max),
-                     "cv_mse": float(np.mean(errors))})
+                     "cv_mse": fitted[key]})
     best = min(rows, key=lambda r: r["cv_mse"])
     return dict(best), rows
+
+
+def grid_edges(best, grids, *, k_cap=None):
+    """The hyperparameters whose CV choice lies on the boundary of its grid.
+
+    A choice at the boundary means the optimum may lie outside the grid. ``k_max`` at the top
+    of its grid is not flagged when it reaches ``k_cap`` (every basis vector is then allowed,
+    so the grid cannot be widened upwards).
+
+    Parameters
+    ----------
+    best : dict
+        The chosen point, e.g. ``{"width": 8.0, "lam": 0.001, "k_max": 200}``.
+    grids : dict
+        ``{name: sequence}`` of the searched values of each key of ``best`` that was searched.
+    k_cap : int or None
+        The smallest training-fold size (the largest k_max that can take effect).
+
+    Returns
+    -------
+    list of str
+        E.g. ``["lam=0.001 (lowest of 5)"]``; empty if every choice is interior (or its grid
+        has a single value).
+    """
+    edges = []
+    for name, grid in grids.items():
+        values = sorted(set(float(v) for v in grid))
+        if len(values) < 2:
+            continue
+        value = float(best[name])
+        if name == "k_max" and k_cap is not None and value >= k_cap:
+            continue
+        if value == values[0]:
+            edges.append(f"{name}={best[name]:g} (lowest of {len(values)})")
+        elif value == values[-1]:
+            edges.append(f"{name}={best[name]:g} (highest of {len(values)})")
+    return edges
 
 
 def cv_rvm(X, y, widths, *, method, sigma2=None, n_splits=5, seed=0, max_iter=2000, tol=1e-6,
