@@ -19,9 +19,12 @@ from rlsbench.kernel.experiments import (
     toy_rows,
 )
 from rlsbench.kernel.report import (
+    PAIRED_TEST_COLUMNS,
     PROPOSED,
     cputime_table,
     method_style,
+    paired_tests,
+    paired_tests_against,
     plot_order,
     summarize,
     table4,
@@ -111,6 +114,83 @@ def test_tables_put_our_numbers_beside_the_papers():
                 {"sonar": "t6"})
     assert t6[(t6["dataset"] == "sonar") & (t6["S"] == 10)]["1) SAS ours"].iloc[0].startswith(
         "75.0 ±")  # accuracy = 100 − error
+
+
+def _paired_rows():
+    """Three (experiment, S) cells: sas/fisher/scss with 8 shared repetitions, kfds with one
+    repetition only, svm identical to sas, (one cell) arom with no shared repetition; rows
+    shuffled."""
+    rng = np.random.default_rng(7)
+    recs = []
+    for exp, S in (("e2", 5), ("e1", 10), ("e1", 3)):
+        base = rng.uniform(0.1, 0.3, 8)
+        errs = {"sas": base, "fisher": base + rng.normal(0.02, 0.02, 8),
+                "scss": base + rng.normal(0.0, 0.05, 8), "svm": base.copy()}
+        for m, e in errs.items():
+            recs += [(exp, "rbf", m, S, r, float(v)) for r, v in enumerate(e)]
+        # kfds: one repetition only, equal to sas's there in one cell (still no test)
+        recs.append((exp, "rbf", "kfds", S, 3, float(base[3]) if S == 10 else 0.2))
+    recs.append(("e1", "rbf", "arom", 10, 99, 0.2))  # shares no repetition with the others
+    rows = pd.DataFrame(recs, columns=["experiment", "kernel", "method", "n_selected",
+                                       "repeat", "error"])
+    return rows.sample(frac=1.0, random_state=0).reset_index(drop=True)
+
+
+def test_paired_tests_match_scipy_and_handle_degenerate_pairs():
+    from scipy.stats import ttest_rel
+
+    rows = _paired_rows()
+    t = paired_tests(rows)
+    assert tuple(t.columns) == PAIRED_TEST_COLUMNS
+    assert len(t) == 2 * 10 + 15  # 5 (6 in e1/10) methods -> 10 (15) pairs per cell
+    for (exp, S, a, b), rec in t.set_index(["experiment", "S", "method_a", "method_b"]).iterrows():
+        assert a < b
+        sel = rows[(rows["experiment"] == exp) & (rows["n_selected"] == S)]
+        ea = sel[sel["method"] == a].set_index("repeat")["error"]
+        eb = sel[sel["method"] == b].set_index("repeat")["error"]
+        shared = ea.index.intersection(eb.index)
+        assert rec["n_pairs"] == len(shared)
+        if "arom" in (a, b):  # nothing shared: no test, no difference
+            assert rec["n_pairs"] == 0 and np.isnan(rec["mean_diff"])
+            assert np.isnan(rec["p_value"]) and not rec["significant_5pct"]
+            continue
+        if "kfds" in (a, b):  # one shared repetition (even an equal one): no test
+            assert rec["n_pairs"] == 1 and np.isnan(rec["p_value"])
+            assert not rec["significant_5pct"]
+            continue
+        d = ea[shared] - eb[shared]
+        assert rec["mean_diff"] == pytest.approx(100 * d.mean())
+        if {a, b} == {"sas", "svm"}:  # identical errors: scipy gives NaN, we give 1
+            assert np.isnan(ttest_rel(ea[shared], eb[shared]).pvalue)
+            assert rec["p_value"] == 1.0 and not rec["significant_5pct"]
+            continue
+        p = ttest_rel(ea[shared].to_numpy(), eb[shared].to_numpy()).pvalue
+        assert rec["p_value"] == pytest.approx(p, rel=1e-12)
+        assert rec["significant_5pct"] == (p < 0.05)
+    # both outcomes occur in this data, so the flag is really tested
+    assert t["significant_5pct"].any() and not t["significant_5pct"].all()
+    # deterministic order: sorted by experiment, kernel, S, pair; independent of row order
+    keys = ["experiment", "kernel", "S", "method_a", "method_b"]
+    pd.testing.assert_frame_equal(t, t.sort_values(keys).reset_index(drop=True))
+    assert list(t[["experiment", "S"]].drop_duplicates().itertuples(index=False, name=None)) \
+        == [("e1", 3), ("e1", 10), ("e2", 5)]
+    pd.testing.assert_frame_equal(t, paired_tests(rows.iloc[::-1]))
+    with pytest.raises(ValueError, match="duplicated"):
+        paired_tests(pd.concat([rows, rows.iloc[:1]]))
+
+
+def test_paired_tests_against_one_method_flip_the_sign():
+    t = paired_tests(_paired_rows())
+    wide = paired_tests_against(t, "sas")
+    assert list(wide.columns) == ["experiment", "kernel", "S", "vs Fisher", "vs AROM",
+                                  "vs 2) SCSS", "vs 3) KFDS", "vs SVM (all features)"]
+    rec = t[(t["experiment"] == "e1") & (t["S"] == 10) & (t["method_a"] == "fisher")
+            & (t["method_b"] == "sas")].iloc[0]
+    cell = wide[(wide["experiment"] == "e1") & (wide["S"] == 10)]["vs Fisher"].iloc[0]
+    assert cell.startswith(f"{-rec['mean_diff']:+.1f} (p ")  # SAS − Fisher = −(Fisher − SAS)
+    assert cell.endswith("*") == bool(rec["significant_5pct"])
+    assert (wide["vs 3) KFDS"] == "—").all() and (wide["vs AROM"] == "—").all()
+    assert wide["vs SVM (all features)"].str.startswith("+0.0 (p 1.000)").all()
 
 
 def test_every_method_has_its_own_colour_and_the_papers_line_style():

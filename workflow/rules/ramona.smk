@@ -28,6 +28,8 @@ RAMONA_OUTPUTS = {
     "toy_figure": f"{RAMONA_DIR}/figures/fig1_toy.png",
     "real_rows": f"{RAMONA_DIR}/realdata/rows.csv",
     "real_summary": f"{RAMONA_DIR}/realdata/summary.csv",
+    "real_tests": f"{RAMONA_DIR}/realdata/paired_tests.csv",
+    "real_tests_sas": f"{RAMONA_DIR}/realdata/paired_tests_sas.md",
     "real_figure": f"{RAMONA_DIR}/figures/realdata_curves.png",
     "table2": f"{RAMONA_DIR}/tables/table2_usps.md",
     "table4": f"{RAMONA_DIR}/tables/table4_neumann.md",
@@ -39,8 +41,9 @@ RAMONA_OUTPUTS = {
 RAMONA_TARGETS = (
     ([RAMONA_OUTPUTS[k] for k in ("toy_rows", "toy_summary", "toy_figure")]
      if RAMONA_TOY_FILES else [])
-    + ([RAMONA_OUTPUTS[k] for k in ("real_rows", "real_summary", "real_figure", "table2",
-                                      "table4", "table6")]
+    + ([RAMONA_OUTPUTS[k] for k in ("real_rows", "real_summary", "real_tests",
+                                      "real_tests_sas", "real_figure", "table2", "table4",
+                                      "table6")]
        if RAMONA_REAL_FILES else [])
     + ([RAMONA_OUTPUTS[k] for k in ("cpu_rows", "table8", "table9")] if RAMONA_CPU_AXES else [])
 )
@@ -133,6 +136,10 @@ rule ramona_realdata_report:
     output:
         rows=RAMONA_OUTPUTS["real_rows"],
         summary=RAMONA_OUTPUTS["real_summary"],
+        tests=RAMONA_OUTPUTS["real_tests"],
+        tests_sas=report(RAMONA_OUTPUTS["real_tests_sas"],
+                         caption="../report/ramona_paired_tests.rst",
+                         category="Ramona et al.", subcategory="Tables"),
         figure=report(RAMONA_OUTPUTS["real_figure"], caption="../report/ramona_realdata.rst",
                       category="Ramona et al.", subcategory="Real data"),
         table2=report(RAMONA_OUTPUTS["table2"], caption="../report/ramona_tables.rst",

@@ -14,6 +14,8 @@ from rlsbench._io import atomic_path, atomic_write_text  # noqa: E402
 from rlsbench.kernel.report import (  # noqa: E402
     LABELS,
     method_style,
+    paired_tests,
+    paired_tests_against,
     plot_order,
     summarize,
     table2,
@@ -31,6 +33,16 @@ with atomic_path(sm.output.rows) as tmp:
     rows.to_csv(tmp, index=False)
 with atomic_path(sm.output.summary) as tmp:
     summary.to_csv(tmp, index=False, float_format="%.4f")
+# paired t-tests between methods over their shared repetitions (the paper's 5 % tests)
+tests = paired_tests(rows)
+with atomic_path(sm.output.tests) as tmp:
+    tests.to_csv(tmp, index=False, float_format="%.6g")
+atomic_write_text(sm.output.tests_sas, (
+    "### SAS against the other methods — paired t-tests over the shared repetitions\n\n"
+    "Cells: mean error of SAS minus that of the other method (% points), two-sided paired "
+    "t-test p-value; * = significant at 5 %. '—': not run at this S or fewer than 2 shared "
+    "repetitions. All pairs: `paired_tests.csv`.\n\n")
+    + to_markdown(paired_tests_against(tests, "sas")))
 
 
 def paper_names(table):
@@ -86,5 +98,5 @@ if not curves:
 fig.tight_layout()
 with atomic_path(sm.output.figure) as tmp:
     fig.savefig(tmp, dpi=110, format="png")
-logging.info("realdata: %d rows, %d summary lines, %d curves", len(rows), len(summary),
-             len(curves))
+logging.info("realdata: %d rows, %d summary lines, %d paired tests, %d curves", len(rows),
+             len(summary), len(tests), len(curves))

@@ -3,8 +3,12 @@ side by side with the published numbers (:mod:`rlsbench.kernel.paper_tables`).""
 
 from __future__ import annotations
 
+import itertools
+import warnings
+
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from . import paper_tables
 
@@ -62,6 +66,114 @@ def summarize(rows: pd.DataFrame, keys) -> pd.DataFrame:
     out["mean"] *= 100.0
     out["std"] = out["std"].fillna(0.0) * 100.0
     return out
+
+
+#: Columns of :func:`paired_tests`.
+PAIRED_TEST_COLUMNS = ("experiment", "kernel", "S", "method_a", "method_b", "n_pairs",
+                       "mean_diff", "p_value", "significant_5pct")
+
+
+def paired_tests(rows: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+    """Paired Student t-tests between every two methods, per experiment, kernel and S.
+
+    For every (experiment, kernel, n_selected) and every pair of methods with rows there, the
+    test errors of the two methods are paired on the repetitions both have (same split) and
+    compared with :func:`scipy.stats.ttest_rel` (two-sided). The paper reports 5 %-level
+    Student tests between methods; this is the paired version over the shared splits.
+
+    Special cases:
+
+    * fewer than 2 shared repetitions: no test, ``p_value`` NaN, not significant
+      (``mean_diff`` is NaN when no repetition is shared);
+    * identical errors on every shared repetition (all differences 0, where ``ttest_rel``
+      returns NaN): ``p_value`` 1.0, not significant;
+    * a constant non-zero difference: ``ttest_rel``'s p-value (0) is reported as is.
+
+    Parameters
+    ----------
+    rows : DataFrame with columns experiment, kernel, method, n_selected, repeat and error
+        (fraction), one row per (experiment, kernel, method, n_selected, repeat); rows with a
+        NaN error are ignored.
+    alpha : float
+        Level of ``significant_5pct`` (``p_value < alpha``).
+
+    Returns
+    -------
+    DataFrame of shape (sum over the (experiment, kernel, S) cells of m (m - 1) / 2, 9), m the
+    number of methods in the cell, with the columns :data:`PAIRED_TEST_COLUMNS`: S
+    (= n_selected, int), method_a < method_b (alphabetically), n_pairs (int, shared
+    repetitions), mean_diff (mean of error_a - error_b, in % points, rounded to 9 decimals so
+    that differences cancelling out give exactly 0), p_value (float) and significant_5pct
+    (bool). Sorted by experiment, kernel, S, method_a, method_b; the index is 0..n-1.
+
+    Raises
+    ------
+    ValueError
+        If a (experiment, kernel, method, n_selected, repeat) occurs twice.
+    """
+    keys = ["experiment", "kernel", "n_selected"]
+    rows = rows.dropna(subset=["error"])
+    dup = rows.duplicated(keys + ["method", "repeat"])
+    if dup.any():
+        raise ValueError("paired_tests: duplicated rows for "
+                         f"{rows.loc[dup, keys + ['method', 'repeat']].iloc[0].to_dict()}")
+    recs = []
+    for (exp, kernel, S), g in rows.groupby(keys, sort=True):
+        wide = g.pivot(index="repeat", columns="method", values="error")
+        for a, b in itertools.combinations(sorted(wide.columns), 2):
+            pair = wide[[a, b]].dropna()
+            d = (pair[a] - pair[b]).to_numpy(dtype=float)
+            n = int(d.size)
+            # rounded to 1e-9 points: cancelling differences give 0, not ±1e-17
+            mean_diff = float(np.round(d.mean() * 100.0, 9)) + 0.0 if n else np.nan
+            if n < 2:
+                p = np.nan
+            elif np.all(d == 0.0):
+                p = 1.0
+            else:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", RuntimeWarning)
+                    p = float(stats.ttest_rel(pair[a].to_numpy(), pair[b].to_numpy()).pvalue)
+            recs.append((exp, kernel, int(S), a, b, n, mean_diff, p,
+                         bool(np.isfinite(p) and p < alpha)))
+    out = pd.DataFrame.from_records(recs, columns=list(PAIRED_TEST_COLUMNS))
+    return out.astype({"S": int, "n_pairs": int, "mean_diff": float, "p_value": float,
+                       "significant_5pct": bool})
+
+
+def paired_tests_against(tests: pd.DataFrame, method: str = "sas") -> pd.DataFrame:
+    """``method`` against every other method, one line per (experiment, kernel, S).
+
+    Parameters
+    ----------
+    tests : DataFrame as returned by :func:`paired_tests`
+    method : str
+
+    Returns
+    -------
+    DataFrame with columns experiment, kernel, S, then one column "vs <label>" per other
+    method (in :func:`plot_order`) holding "<diff> (p <p>)" where diff = error of ``method``
+    minus error of the other method (% points, one decimal; p with three decimals, "< 0.001"
+    below), "*" appended when significant at 5 %, "—" where the pair was not run or not
+    tested. Sorted by experiment, kernel, S.
+    """
+    sel = tests[(tests["method_a"] == method) | (tests["method_b"] == method)]
+    flip = sel["method_b"] == method
+    other = np.where(flip, sel["method_a"], sel["method_b"])
+    diff = np.where(flip, -sel["mean_diff"], sel["mean_diff"])
+    cells = [("—" if not np.isfinite(p) else
+              f"{dd:+.1f} (p {'< 0.001' if p < 0.001 else f'{p:.3f}'}){'*' if sig else ''}")
+             for dd, p, sig in zip(diff, sel["p_value"], sel["significant_5pct"])]
+    long = pd.DataFrame({"experiment": sel["experiment"].to_numpy(),
+                         "kernel": sel["kernel"].to_numpy(), "S": sel["S"].to_numpy(),
+                         "other": other, "cell": cells})
+    cols = ["experiment", "kernel", "S"]
+    if long.empty:
+        return pd.DataFrame(columns=cols)
+    wide = long.pivot(index=cols, columns="other", values="cell").fillna("—")
+    wide = wide[plot_order(wide.columns)]
+    wide.columns = [f"vs {LABELS.get(m, m)}" for m in wide.columns]
+    return wide.reset_index().sort_values(cols, kind="stable").reset_index(drop=True)
 
 
 def fmt(mean, std) -> str:
