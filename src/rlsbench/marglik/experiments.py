@@ -14,7 +14,7 @@ import time
 import numpy as np
 from scipy import stats
 
-from .hyper import cv_forward, cv_rvm, cv_subset, grid_edges
+from .hyper import cv_forward, cv_rvm, cv_subset
 from .models import ForwardMarglikRegressor, RVMRegressor
 from .rvm import BudgetExceeded
 
@@ -101,7 +101,7 @@ def choose_hyperparameters(X, y, cv, rvm, *, sigma2, seed, target="raw"):
     dict
         ``{"forward": {...}, "rvm_old": {...}, "rvm_new": {...}, "cv_rows": [...]}``; each
         method's entry holds its chosen values, ``cv_mse`` and ``at_grid_edge`` (see
-        :func:`rlsbench.marglik.hyper.grid_edges`).
+        :func:`rlsbench.marglik.hyper.cv_forward`).
     """
     idx = cv_subset(len(y), cv["subset"], seed)
     Xs, ys = standardize(X[idx], y[idx], np.arange(len(idx)), target=target)
@@ -109,16 +109,12 @@ def choose_hyperparameters(X, y, cv, rvm, *, sigma2, seed, target="raw"):
     out, rows = {}, []
     best, grid = cv_forward(Xs, ys, widths, cv["lams"], cv["k_max"], sigma2=sigma2,
                             n_splits=cv["folds"], seed=seed)
-    k_cap = len(idx) - -(-len(idx) // cv["folds"])  # the smallest training fold
-    best["at_grid_edge"] = grid_edges(best, {"width": widths, "lam": cv["lams"],
-                                             "k_max": cv["k_max"]}, k_cap=k_cap)
     out["forward"] = best
     rows += [{"method": "forward", **r} for r in grid]
     for name, solver in (("rvm_old", "tipping2001"), ("rvm_new", "fast")):
         best, grid = cv_rvm(Xs, ys, widths, method=solver, n_splits=cv["folds"], seed=seed,
                             max_iter=rvm[name]["max_iter"], tol=rvm[name]["tol"],
                             time_budget=rvm[name].get("time_budget_s"))
-        best["at_grid_edge"] = grid_edges(best, {"width": widths})
         out[name] = best
         rows += [{"method": name, **r} for r in grid]
     out["cv_rows"] = rows

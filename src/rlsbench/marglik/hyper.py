@@ -53,7 +53,8 @@ def cv_forward(X, y, widths, lams, k_maxs, *, sigma2=1.0, n_splits=5, seed=0):
     -------
     best : dict
         ``width``, ``lam``, ``k_max``, ``cv_mse`` of the lowest mean validation MSE (ties: first
-        on the grid in the given order).
+        on the grid in the given order), and ``at_grid_edge`` (:func:`grid_edges`; k_max is
+        not flagged once it reaches the smallest training fold).
     rows : list of dict
         One per grid point: ``width``, ``lam``, ``k_max``, ``cv_mse``.
     """
@@ -71,8 +72,10 @@ def cv_forward(X, y, widths, lams, k_maxs, *, sigma2=1.0, n_splits=5, seed=0):
             fitted[key] = float(np.mean(errors))
         rows.append({"width": float(width), "lam": float(lam), "k_max": int(k_max),
                      "cv_mse": fitted[key]})
-    best = min(rows, key=lambda r: r["cv_mse"])
-    return dict(best), rows
+    best = dict(min(rows, key=lambda r: r["cv_mse"]))
+    best["at_grid_edge"] = grid_edges(best, {"width": widths, "lam": lams, "k_max": k_maxs},
+                                      k_cap=min(len(train) for train, _ in folds))
+    return best, rows
 
 
 def grid_edges(best, grids, *, k_cap=None):
@@ -131,7 +134,7 @@ def cv_rvm(X, y, widths, *, method, sigma2=None, n_splits=5, seed=0, max_iter=20
     Returns
     -------
     best : dict
-        ``width``, ``cv_mse``.
+        ``width``, ``cv_mse`` and ``at_grid_edge`` (:func:`grid_edges`).
     rows : list of dict
     """
     folds = _folds(len(y), n_splits, seed)
@@ -148,5 +151,6 @@ def cv_rvm(X, y, widths, *, method, sigma2=None, n_splits=5, seed=0, max_iter=20
                 break
             errors.append(np.mean((model.predict(X[val]) - y[val]) ** 2))
         rows.append({"width": float(width), "cv_mse": float(np.mean(errors))})
-    best = min(rows, key=lambda r: r["cv_mse"])
-    return dict(best), rows
+    best = dict(min(rows, key=lambda r: r["cv_mse"]))
+    best["at_grid_edge"] = grid_edges(best, {"width": widths})
+    return best, rows
