@@ -258,7 +258,8 @@ def cputime_table(rows: pd.DataFrame, axis: str) -> pd.DataFrame:
 
 
 def to_markdown(df: pd.DataFrame) -> str:
-    """A GitHub-flavoured Markdown table (no tabulate dependency)."""
+    """A GitHub-flavoured Markdown table of already formatted cells: ``str(value)``, NaN as "—"
+    (unlike :func:`rlsbench.scaling.to_markdown`, no number formatting and no padding)."""
     cols = [str(c) for c in df.columns]
     lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
     for rec in df.itertuples(index=False):
