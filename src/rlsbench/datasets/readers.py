@@ -182,8 +182,11 @@ def read_delimited(paths, *, target, sep=",", header=False, drop=(), categorical
         Columns one-hot encoded (one 0/1 column per sorted distinct value, named ``col=value``).
     na_values : sequence of str
         Strings that mean "missing" (e.g. ``"?"``).
-    missing : {"error", "drop-rows"}
-        What a missing value does: stop with an error naming its line, or drop the row.
+    missing : {"error", "drop-rows", "drop-rows-any"}
+        What a missing value does: stop with an error naming its line, or drop the row
+        (``"drop-rows"``: a missing value in a feature or the target column;
+        ``"drop-rows-any"``: in any column, dropped ones included, for data sets published as
+        "the complete cases").
     column_names : list of str, optional
         Names for a headerless file (must match its column count).
     dataset : str, optional
@@ -223,7 +226,7 @@ def read_delimited(paths, *, target, sep=",", header=False, drop=(), categorical
         # Categorical levels from the whole file, so that dropping rows cannot change the columns.
         levels = {c: sorted(frame[c].dropna().str.strip().unique()) for c in cat_cols}
         # Missing values (NaN from na_values or short rows) in any used column.
-        used = frame[feature_cols + [target_col]]
+        used = frame if missing == "drop-rows-any" else frame[feature_cols + [target_col]]
         missing_rows = used.isna().any(axis=1).to_numpy()
         if missing_rows.any():
             first = int(np.argmax(missing_rows))
