@@ -35,9 +35,9 @@ import tracemalloc
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from rlsbench._io import atomic_path
-from rlsbench.selection import greedy_rls
-from rlsbench.synthetic import make_two_gaussians
+from rlsbench.benchmark._io import atomic_path
+from rlsbench.numerics.selection import greedy_rls
+from rlsbench.numerics.synthetic import make_two_gaussians
 
 
 def copy_bandwidth(X, repeats=5):

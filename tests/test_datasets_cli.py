@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rlsbench.cli import build_parser, main
-from rlsbench.datasets import load, load_prepared, load_registry
-from rlsbench.datasets._testing import closed_port
+from rlsbench.benchmark.cli import build_parser, main
+from rlsbench.benchmark.datasets import load, load_prepared, load_registry
+from rlsbench.benchmark.datasets._testing import closed_port
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared" / "datasets"
@@ -57,7 +57,7 @@ def test_fetch_with_relative_mirror_into_cache(tmp_path, capsys, monkeypatch):
 def test_fetch_unreachable_lists_urls_and_exit_code(tmp_path):
     port = closed_port()
     run = subprocess.run(
-        [sys.executable, "-m", "rlsbench.cli", "datasets", "fetch", "german.numer",
+        [sys.executable, "-m", "rlsbench.benchmark.cli", "datasets", "fetch", "german.numer",
          "--cache-dir", str(tmp_path), "--mirror", f"http://127.0.0.1:{port}", "--retries", "2",
          "--backoff", "0.01", "--timeout", "2"], capture_output=True, text=True, timeout=120)
     assert run.returncode == 1
@@ -79,7 +79,7 @@ def test_parser_is_extensible():
 
 
 def test_synthetic_entries_come_from_the_core_generator(tmp_path):
-    from rlsbench.synthetic import make_two_gaussians
+    from rlsbench.numerics.synthetic import make_two_gaussians
 
     spec = load_registry()["synth_small"]
     ds = load("synth_small", cache_dir=tmp_path)

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from rlsbench.datasets import (DownloadError, FileSpec, MANIFEST_NAME, candidate_urls, download,
+from rlsbench.benchmark.datasets import (DownloadError, FileSpec, MANIFEST_NAME, candidate_urls, download,
                                load_registry, resolve_mirror)
-from rlsbench.datasets._testing import closed_port, serve_directory
-from rlsbench.datasets.download import download_file
+from rlsbench.benchmark.datasets._testing import closed_port, serve_directory
+from rlsbench.benchmark.datasets.download import download_file
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared" / "datasets"

@@ -6,8 +6,8 @@ import hashlib
 
 import pytest
 
-from rlsbench.datasets import IntegrityError
-from rlsbench.datasets.integrity import content_sha256, sha256_file, verify_file
+from rlsbench.benchmark.datasets import IntegrityError
+from rlsbench.benchmark.datasets.integrity import content_sha256, sha256_file, verify_file
 
 CONTENT = b"".join(b"%+d 1:%d.5 3:%d\n" % ((-1) ** i, i, i * 7) for i in range(2000))
 PIN = hashlib.sha256(CONTENT).hexdigest()

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 import yaml
 
-from rlsbench.datasets import (FormatError, IntegrityError, RegistryError, download,
+from rlsbench.benchmark.datasets import (FormatError, IntegrityError, RegistryError, download,
                                load_prepared, load_registry, prepare)
-from rlsbench.datasets.registry import _spec
+from rlsbench.benchmark.datasets.registry import _spec
 
 
 def make_dataset(tmp_path, name, files, **entry):
@@ -244,7 +244,7 @@ def test_wdbc_from_uci_file_equals_sklearn_breast_cancer(tmp_path):
     """Two independent routes (UCI CSV through pandas; sklearn's bundled copy) agree exactly."""
     from pathlib import Path
 
-    from rlsbench.datasets import load
+    from rlsbench.benchmark.datasets import load
 
     shared = Path(__file__).resolve().parents[2] / "shared" / "datasets"
     if not shared.is_dir():

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from rlsbench.datasets import load_prepared
-from rlsbench.datasets._testing import FAST_FAIL_ENV, run_snakemake, serve_directory
+from rlsbench.benchmark.datasets import load_prepared
+from rlsbench.benchmark.datasets._testing import FAST_FAIL_ENV, run_snakemake, serve_directory
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared" / "datasets"

@@ -5,10 +5,10 @@ import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from rlsbench import GreedyRLS, LowRankLSSVM, RandomSelector, WrapperRLS
-from rlsbench.methods import get_method
-from rlsbench.rls import choose_alpha, fit_rls
-from rlsbench.selection import greedy_rls
-from rlsbench.synthetic import make_two_gaussians
+from rlsbench.benchmark.methods import get_method
+from rlsbench.numerics.rls import choose_alpha, fit_rls
+from rlsbench.numerics.selection import greedy_rls
+from rlsbench.numerics.synthetic import make_two_gaussians
 
 ESTIMATORS = [GreedyRLS(), GreedyRLS(backend="numpy", alpha="loo", criterion="squared"),
               LowRankLSSVM(), WrapperRLS(), WrapperRLS(loo="blackbox", n_features_to_select=2),

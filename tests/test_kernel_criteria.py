@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from threadpoolctl import threadpool_limits
 
-from rlsbench.kernel.alignment import (
+from rlsbench.numerics.kernel.alignment import (
     alignment,
     alignment_grad,
     encode_labels,
@@ -12,10 +12,10 @@ from rlsbench.kernel.alignment import (
     target_matrix,
     target_norm_sq,
 )
-from rlsbench.kernel.blockwise import gram_sums
-from rlsbench.kernel.kernels import ScaledKernel
-from rlsbench.kernel.selectors import criterion_value_grad
-from rlsbench.kernel.separability import (
+from rlsbench.numerics.kernel.blockwise import gram_sums
+from rlsbench.numerics.kernel.kernels import ScaledKernel
+from rlsbench.numerics.kernel.selectors import criterion_value_grad
+from rlsbench.numerics.kernel.separability import (
     class_separability,
     class_separability_grad,
     scatter_traces,

@@ -9,8 +9,8 @@ import yaml
 from snakemake.utils import validate
 from threadpoolctl import threadpool_limits
 
-from rlsbench.kernel import workflow_config
-from rlsbench.kernel.experiments import (
+from rlsbench.studies.ramona import config as workflow_config
+from rlsbench.studies.ramona.experiments import (
     cputime_rows,
     draw_split,
     method_applies,
@@ -18,7 +18,7 @@ from rlsbench.kernel.experiments import (
     svm_error,
     toy_rows,
 )
-from rlsbench.kernel.report import (
+from rlsbench.studies.ramona.report import (
     PAIRED_TEST_COLUMNS,
     PROPOSED,
     cputime_table,
@@ -194,7 +194,7 @@ def test_paired_tests_against_one_method_flip_the_sign():
 
 
 def test_every_method_has_its_own_colour_and_the_papers_line_style():
-    from rlsbench.kernel.experiments import METHODS
+    from rlsbench.studies.ramona.experiments import METHODS
 
     styles = {m: method_style(m) for m in METHODS}
     colours = [s["color"] for s in styles.values()]

@@ -5,8 +5,8 @@ import pytest
 from threadpoolctl import threadpool_limits
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from rlsbench.kernel.alignment import encode_labels
-from rlsbench.kernel.selectors import (
+from rlsbench.numerics.kernel.alignment import encode_labels
+from rlsbench.numerics.kernel.selectors import (
     KFDS,
     SAS,
     SCSS,
@@ -16,9 +16,9 @@ from rlsbench.kernel.selectors import (
     fisher_scores,
     scale_factor_ascent,
 )
-from rlsbench.kernel.kernels import ScaledKernel
-from rlsbench.kernel.toy import make_weston_linear, make_weston_nonlinear
-from rlsbench.kernel.wrappers import (
+from rlsbench.numerics.kernel.kernels import ScaledKernel
+from rlsbench.numerics.kernel.toy import make_weston_linear, make_weston_nonlinear
+from rlsbench.numerics.kernel.wrappers import (
     AROM,
     R2W2,
     SVMRFE,
@@ -182,8 +182,8 @@ def test_sklearn_estimator_contract(estimator, check):
 
 
 def test_registered_methods_score_their_order_with_ridge_path():
-    pytest.importorskip("rlsbench.selection")
-    from rlsbench.methods import get_method
+    pytest.importorskip("rlsbench.numerics.selection")
+    from rlsbench.benchmark.methods import get_method
 
     rng = np.random.default_rng(0)
     classes = np.arange(60) % 3

@@ -5,15 +5,15 @@ import pytest
 from scipy.linalg import cho_factor, cho_solve
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from rlsbench.marglik import (
+from rlsbench.numerics.marglik import (
     forward_marglik,
     forward_marglik_lowrank,
     gaussian_kernel,
     marginal_loss,
     pivoted_cholesky,
 )
-from rlsbench.marglik.models import ForwardMarglikRegressor, RVMRegressor
-from rlsbench.marglik.rvm import BudgetExceeded, rvm_fast, rvm_tipping
+from rlsbench.numerics.marglik.models import ForwardMarglikRegressor, RVMRegressor
+from rlsbench.numerics.marglik.rvm import BudgetExceeded, rvm_fast, rvm_tipping
 
 
 def _problem(seed, n=40, m=15):

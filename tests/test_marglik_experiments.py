@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rlsbench.marglik.experiments import (
+from rlsbench.studies.sunyao.experiments import (
     METHODS,
     PAPER_TABLE1,
     fig1_rows,
@@ -76,7 +76,7 @@ def test_fig1_stops_a_method_at_the_memory_budget_and_skips_larger_sizes():
 
 
 def test_grid_edges_names_boundary_choices_but_not_a_k_max_that_allows_every_vector():
-    from rlsbench.marglik.hyper import grid_edges
+    from rlsbench.numerics.marglik.hyper import grid_edges
 
     grids = {"width": [1.0, 2.0, 4.0], "lam": [1e-3, 1e-2, 1e-1], "k_max": [50, 100, 200]}
     assert grid_edges({"width": 2.0, "lam": 1e-2, "k_max": 100}, grids) == []
@@ -90,8 +90,8 @@ def test_grid_edges_names_boundary_choices_but_not_a_k_max_that_allows_every_vec
 
 
 def test_cv_forward_fits_capped_k_max_once_with_the_scores_of_a_direct_fit():
-    from rlsbench.marglik.hyper import _folds, cv_forward
-    from rlsbench.marglik.models import ForwardMarglikRegressor
+    from rlsbench.numerics.marglik.hyper import _folds, cv_forward
+    from rlsbench.numerics.marglik.models import ForwardMarglikRegressor
 
     X, y = make_sinc(50, seed=2)  # 40 training examples per fold: k_max 40 and 80 coincide
     best, rows = cv_forward(X, y, [0.5], [1e-2], [10, 40, 80], sigma2=0.01, seed=1)
@@ -107,7 +107,7 @@ def test_cv_forward_fits_capped_k_max_once_with_the_scores_of_a_direct_fit():
 
 
 def test_choose_hyperparameters_flags_grid_edges_and_the_table_prints_them():
-    from rlsbench.marglik.experiments import choose_hyperparameters, hyper_markdown
+    from rlsbench.studies.sunyao.experiments import choose_hyperparameters, hyper_markdown
 
     X, y = make_sinc(60, seed=0)
     cv = {"subset": 60, "folds": 3, "width_factors": [0.5], "lams": [1e-2, 10.0],

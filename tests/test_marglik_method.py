@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from rlsbench.marglik import forward_marglik, marginal_loss
-from rlsbench.methods import get_method
-from rlsbench.methods.marglik import SIGMA2
+from rlsbench.numerics.marglik import forward_marglik, marginal_loss
+from rlsbench.benchmark.methods import get_method
+from rlsbench.benchmark.methods.marglik import SIGMA2
 
 
 def _regression(seed=0, m=50, n=12):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rlsbench.methods import Method
-from rlsbench.protocol import (
+from rlsbench.benchmark.methods import Method
+from rlsbench.benchmark.protocol import (
     alpha_grid,
     cv_splits,
     encode_targets,
@@ -18,7 +18,7 @@ from rlsbench.protocol import (
     scores,
     standardize,
 )
-from rlsbench.provenance import config_hash, provenance
+from rlsbench.benchmark.provenance import config_hash, provenance
 
 
 def _brute_force_loo(X, Y, alpha, bias):
@@ -159,7 +159,7 @@ def test_provenance_columns():
 
 
 def test_time_budget_per_method_with_default():
-    from rlsbench.protocol import time_budget_for
+    from rlsbench.benchmark.protocol import time_budget_for
 
     budget = {"default": 900, "wrapper_blackbox": 20}
     assert time_budget_for(budget, "wrapper_blackbox") == 20
@@ -194,7 +194,7 @@ def _steps_frame():
 
 
 def test_summary_table_reports_means_chosen_k_and_skips():
-    from rlsbench.results import summary_table
+    from rlsbench.benchmark.results import summary_table
 
     table = summary_table(_steps_frame(), [1, 3]).set_index("method")
     assert table.loc["greedy_rls", "k=1"] == "0.810 ± 0.010"
@@ -207,7 +207,7 @@ def test_summary_table_reports_means_chosen_k_and_skips():
 
 
 def test_paper_checks_measure_greedy_minus_random_and_loo_gap():
-    from rlsbench.results import paper_checks
+    from rlsbench.benchmark.results import paper_checks
 
     row = paper_checks(_steps_frame(), [1, 2]).iloc[0]
     assert row["greedy_rls − random at k=1"] == "+0.300"

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from rlsbench.ridgecv.crrr import balanced_error_rate, class_weight_fn, class_weighted_fold_statistics
-from rlsbench.ridgecv.kfold_lambda import (
+from rlsbench.numerics.ridgecv.crrr import balanced_error_rate, class_weight_fn, class_weighted_fold_statistics
+from rlsbench.numerics.ridgecv.kfold_lambda import (
     LAMBDA_METHODS, cv_errors_covariance, cv_errors_eigen, cv_errors_naive, fold_statistics,
     lambda_grid, make_folds, search_lambda, shifted_eigh,
 )

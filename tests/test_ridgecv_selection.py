@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 from sklearn.metrics.pairwise import rbf_kernel
 
-from rlsbench.methods import get_method
-from rlsbench.ridgecv.baselines import lars_ranking, op_lr, op_rr
-from rlsbench.ridgecv.elm import ELMFeatures
-from rlsbench.ridgecv.ffs_bfs import VARIANTS, backward_selection, forward_selection
-from rlsbench.ridgecv.fixed_size_lssvm import NystromFeatures, renyi_prototypes
-from rlsbench.ridgecv.kfold_lambda import (
+from rlsbench.benchmark.methods import get_method
+from rlsbench.numerics.ridgecv.baselines import lars_ranking, op_lr, op_rr
+from rlsbench.numerics.ridgecv.elm import ELMFeatures
+from rlsbench.numerics.ridgecv.ffs_bfs import VARIANTS, backward_selection, forward_selection
+from rlsbench.numerics.ridgecv.fixed_size_lssvm import NystromFeatures, renyi_prototypes
+from rlsbench.numerics.ridgecv.kfold_lambda import (
     cv_errors_covariance, cv_errors_naive, fold_statistics, lambda_grid, make_folds,
 )
 
@@ -184,7 +184,7 @@ def test_covariance_variant_respects_its_time_budget():
 
 
 def test_table_experiment_rows_agree_across_equivalent_methods():
-    from rlsbench.ridgecv.experiment import TABLE_METHODS, run_task
+    from rlsbench.studies.buteneers.experiment import TABLE_METHODS, run_task
 
     rng = np.random.default_rng(7)
     X = np.hstack([rng.standard_normal((120, 8)), np.ones((120, 1))])

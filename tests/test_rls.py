@@ -5,8 +5,8 @@ import itertools
 import numpy as np
 import pytest
 
-from rlsbench.criteria import best_index, loo_mse, loo_zero_one
-from rlsbench.rls import choose_alpha, fit_rls, loo_grid, loo_predictions, loo_residuals
+from rlsbench.numerics.criteria import best_index, loo_mse, loo_zero_one
+from rlsbench.numerics.rls import choose_alpha, fit_rls, loo_grid, loo_predictions, loo_residuals
 
 SHAPES = [(30, 6), (6, 30), (12, 12)]  # primal side, dual side, square
 

@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from rlsbench.scaling import (
+from rlsbench.studies.scaling.experiment import (
     SCALING_METHODS,
     Point,
     SelectionDisagreement,
@@ -36,7 +36,7 @@ from rlsbench.scaling import (
     thread_speedup_table,
     time_selection,
 )
-from rlsbench.synthetic import make_two_gaussians
+from rlsbench.numerics.synthetic import make_two_gaussians
 
 REPO = Path(__file__).resolve().parents[1]
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))

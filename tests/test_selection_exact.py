@@ -6,8 +6,8 @@ import itertools
 import numpy as np
 import pytest
 
-from rlsbench.selection import greedy_rls, lowrank_lssvm, random_selection, ridge_path, wrapper
-from rlsbench.selection._scoring import HAVE_NUMBA
+from rlsbench.numerics.selection import greedy_rls, lowrank_lssvm, random_selection, ridge_path, wrapper
+from rlsbench.numerics.selection._scoring import HAVE_NUMBA
 
 K = 4
 SWEEP = list(itertools.product(

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from rlsbench import GreedyRLS, LowRankLSSVM
-from rlsbench.rls import choose_alpha, fit_rls, loo_grid, loo_predictions
-from rlsbench.selection import greedy_rls, lowrank_lssvm, random_selection, ridge_path, wrapper
-from rlsbench.synthetic import make_two_gaussians
+from rlsbench.numerics.rls import choose_alpha, fit_rls, loo_grid, loo_predictions
+from rlsbench.numerics.selection import greedy_rls, lowrank_lssvm, random_selection, ridge_path, wrapper
+from rlsbench.numerics.synthetic import make_two_gaussians
 
 SELECTORS = [greedy_rls, lowrank_lssvm, wrapper, random_selection]
 

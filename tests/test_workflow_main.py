@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from rlsbench.protocol import TIMING_COLUMNS
+from rlsbench.benchmark.protocol import TIMING_COLUMNS
 
 REPO = Path(__file__).resolve().parents[1]
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]

@@ -1,6 +1,6 @@
 """rlsbench: fast wrapper feature selection with regularized least squares, benchmarked."""
 
-from .path import SelectionPath
+from rlsbench.numerics.path import SelectionPath
 
 __version__ = "0.1.0"
 
@@ -18,9 +18,9 @@ _ESTIMATORS = ("GreedyRLS", "LowRankLSSVM", "RandomSelector", "WrapperRLS")
 
 def __getattr__(name):
     # The estimators pull in scikit-learn; import them on first use so that light modules
-    # (rlsbench.path, rlsbench._io) stay cheap to import in workflow scripts.
+    # (rlsbench.numerics.path, rlsbench.benchmark._io) stay cheap to import in workflow scripts.
     if name in _ESTIMATORS:
-        from . import estimators
+        from rlsbench.benchmark import estimators
 
         return getattr(estimators, name)
     raise AttributeError(f"module 'rlsbench' has no attribute {name!r}")

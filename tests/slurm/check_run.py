@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from rlsbench.protocol import TIMING_COLUMNS
+from rlsbench.benchmark.protocol import TIMING_COLUMNS
 
 SUBMITTED = re.compile(r"submitted with SLURM jobid (\d+) \(log: (.+?)\)\.?$", re.M)
 EXECUTED = re.compile(r"^localrule (\w+):$", re.M)

@@ -75,7 +75,7 @@ if MAIN:
 
 
 def _check_main(main):
-    from rlsbench.methods import METHODS
+    from rlsbench.benchmark.methods import METHODS
 
     if DATASET_REGISTRY:
         for i, name in enumerate(main["datasets"]):
@@ -88,7 +88,7 @@ def _check_main(main):
         if name not in METHODS:
             raise ConfigError(
                 f"config key main.methods[{i}]: unknown method {name!r}; known methods "
-                f"(rlsbench.methods): {', '.join(sorted(METHODS)) or '(none registered)'}"
+                f"(rlsbench.benchmark.methods): {', '.join(sorted(METHODS)) or '(none registered)'}"
             )
     for name in main["k_max_per_dataset"]:
         if name not in main["datasets"]:
@@ -116,7 +116,7 @@ if part_enabled("main"):
 
 def main_seeds(method):
     """Randomized methods run once per seed in main.random_seeds; the others once."""
-    from rlsbench.methods import get_method
+    from rlsbench.benchmark.methods import get_method
 
     return MAIN["random_seeds"] if get_method(method).randomized else [MAIN["cv_seed"]]
 
@@ -161,8 +161,8 @@ def main_alpha_runtime(wildcards):
 
 
 def main_select_mem_mb(wildcards):
-    from rlsbench.methods import get_method
-    from rlsbench.protocol import feasibility
+    from rlsbench.benchmark.methods import get_method
+    from rlsbench.benchmark.protocol import feasibility
 
     m, n, k = _train_shape(wildcards.dataset)
     method = get_method(wildcards.method)
@@ -179,8 +179,8 @@ def main_select_mem_mb(wildcards):
 
 def main_select_runtime(wildcards):
     """Minutes: 3× the estimated time (capped by the time budget), at least 5."""
-    from rlsbench.methods import get_method
-    from rlsbench.protocol import estimate_flops, time_budget_for
+    from rlsbench.benchmark.methods import get_method
+    from rlsbench.benchmark.protocol import estimate_flops, time_budget_for
 
     m, n, k = _train_shape(wildcards.dataset)
     sec = estimate_flops(get_method(wildcards.method), m, n, k,
@@ -193,14 +193,14 @@ def main_select_runtime(wildcards):
 
 def main_job_settings(dataset):
     """The `main` settings one dataset's jobs depend on (a change re-runs only those jobs)."""
-    from rlsbench.protocol import job_settings
+    from rlsbench.benchmark.protocol import job_settings
 
     return job_settings(MAIN, dataset)
 
 
 def main_alpha_settings(wildcards):
     """The `main` settings a λ search depends on (budgets or k caps do not re-run it)."""
-    from rlsbench.protocol import alpha_settings
+    from rlsbench.benchmark.protocol import alpha_settings
 
     return alpha_settings(MAIN)
 

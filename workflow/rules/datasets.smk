@@ -6,8 +6,8 @@
 #   download: optional {timeout: seconds, retries: attempts per URL, backoff: first wait, s}.
 from pathlib import Path
 
-import rlsbench.datasets.rules as dsrules
-from rlsbench.datasets import load_registry
+import rlsbench.benchmark.datasets.rules as dsrules
+from rlsbench.benchmark.datasets import load_registry
 
 DATASETS_ROOT = Path(workflow.current_basedir).resolve().parents[1]
 DATASETS_REGISTRY_FILE = DATASETS_ROOT / "config" / "datasets.yaml"

@@ -1,10 +1,10 @@
 # Ramona et al. (2012), kernel Gram-matrix feature selection (issue 7): the toy problems of
 # Fig. 1, the real-data protocol of Section V-B/C (Tables II, IV, VI) and the CPU-time
-# Tables VIII-IX. Library: rlsbench.kernel; one job per (problem | experiment, kernel, method).
+# Tables VIII-IX. Library: rlsbench.numerics.kernel; one job per (problem | experiment, kernel, method).
 #   snakemake ramona_all --cores 2                           (embedded default, < 1 min)
 #   snakemake ramona_all --cores 2 --configfile config/paper.yaml
 #   snakemake ramona_publish --cores 1 --configfile config/paper.yaml   (-> results/paper/ramona)
-import rlsbench.kernel.workflow_config as ramona_cfg
+import rlsbench.studies.ramona.config as ramona_cfg
 
 RAMONA_DIR = f"{RUNDIR}/ramona"
 RAMONA_PUBLISH_DIR = "results/paper/ramona"

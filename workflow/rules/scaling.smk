@@ -7,7 +7,7 @@
 # recorded as skipped, with the reason, when the prediction exceeds `budget.point_s`; a hard
 # limit `budget.timeout_s` stops a run that overshoots anyway (then all larger points skip).
 # Threads: the wildcard `t1` is the single-threaded variant, `t2`, `t4`, ... multi-threaded.
-from rlsbench.scaling import SCALING_METHODS, job_params, plan_points, previous_input
+from rlsbench.studies.scaling.experiment import SCALING_METHODS, job_params, plan_points, previous_input
 
 SCALING_DIR = f"{RUNDIR}/scaling"
 SCALING_PUBLISH_DIR = "results/paper/scaling"

@@ -1,6 +1,6 @@
 # The protocol's jobs (greedy RLS paper, Section 4.2): λ by LOO grid search per training split,
 # then one selection job per (dataset, method, fold[, seed]). The numerics live in
-# rlsbench.protocol; these rules only name files.
+# rlsbench.benchmark.protocol; these rules only name files.
 
 
 wildcard_constraints:
@@ -26,7 +26,7 @@ rule main_alpha:
         mem_mb=main_alpha_mem_mb,
         runtime=main_alpha_runtime,
     run:
-        from rlsbench.protocol import alpha_job
+        from rlsbench.benchmark.protocol import alpha_job
 
         alpha_job(input[0], wildcards.fold, params.settings, output[0], log[0], threads)
 
@@ -48,7 +48,7 @@ rule main_select:
         mem_mb=main_select_mem_mb,
         runtime=main_select_runtime,
     run:
-        from rlsbench.protocol import select_job
+        from rlsbench.benchmark.protocol import select_job
 
         select_job(
             input.dataset,

@@ -6,8 +6,8 @@ import logging
 import numpy as np
 import pandas as pd
 
-from rlsbench._io import atomic_path, atomic_write_text
-from rlsbench.ridgecv.experiment import TABLE_METHODS
+from rlsbench.benchmark._io import atomic_path, atomic_write_text
+from rlsbench.studies.buteneers.experiment import TABLE_METHODS
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 logging.basicConfig(filename=sm.log[0], filemode="w", level=logging.INFO,

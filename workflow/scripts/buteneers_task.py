@@ -8,11 +8,11 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from rlsbench._io import atomic_path
-from rlsbench.provenance import provenance
-from rlsbench.ridgecv.elm import ELMFeatures
-from rlsbench.ridgecv.experiment import run_task
-from rlsbench.ridgecv.fixed_size_lssvm import NystromFeatures
+from rlsbench.benchmark._io import atomic_path
+from rlsbench.benchmark.provenance import provenance
+from rlsbench.numerics.ridgecv.elm import ELMFeatures
+from rlsbench.studies.buteneers.experiment import run_task
+from rlsbench.numerics.ridgecv.fixed_size_lssvm import NystromFeatures
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 logging.basicConfig(filename=sm.log[0], filemode="w", level=logging.INFO,
@@ -24,11 +24,11 @@ seed = int(common["seed"])
 
 def load():
     if "dataset" in spec:
-        from rlsbench.datasets import load_prepared
+        from rlsbench.benchmark.datasets import load_prepared
 
         ds = load_prepared(sm.input.data)
         return ds.X, ds.y, ds.task
-    from rlsbench.synthetic import make_two_gaussians
+    from rlsbench.numerics.synthetic import make_two_gaussians
 
     syn = spec["synthetic"]
     X, y = make_two_gaussians(syn["n_samples"], syn["n_features"], seed=syn.get("seed", seed),

@@ -5,9 +5,9 @@ import logging
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from rlsbench._io import atomic_path
-from rlsbench.provenance import provenance
-from rlsbench.ridgecv.experiment import timing_point
+from rlsbench.benchmark._io import atomic_path
+from rlsbench.benchmark.provenance import provenance
+from rlsbench.studies.buteneers.experiment import timing_point
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 logging.basicConfig(filename=sm.log[0], filemode="w", level=logging.INFO,

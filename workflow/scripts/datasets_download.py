@@ -7,8 +7,8 @@ The mirrors and network options are read from the config here rather than declar
 import shlex
 import sys
 
-from rlsbench.cli import main
-from rlsbench.datasets import rules as dsrules
+from rlsbench.benchmark.cli import main
+from rlsbench.benchmark.datasets import rules as dsrules
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 

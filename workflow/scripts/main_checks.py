@@ -1,7 +1,7 @@
 """The greedy RLS paper's findings measured on the run (rule main_checks)."""
 
-from rlsbench._io import atomic_write_text
-from rlsbench.results import paper_checks, read_step_table, write_csv
+from rlsbench.benchmark._io import atomic_write_text
+from rlsbench.benchmark.results import paper_checks, read_step_table, write_csv
 
 sm = snakemake  # noqa: F821
 table = paper_checks(read_step_table(sm.input[0]), sm.params.report_k)

@@ -1,7 +1,7 @@
 """Test curves (Figs. 4-9) and LOO vs test (Figs. 10-15) of one dataset (rule main_figures)."""
 
-from rlsbench.reporting import plot_loo_vs_test, plot_test_curves
-from rlsbench.results import read_step_table
+from rlsbench.benchmark.reporting import plot_loo_vs_test, plot_test_curves
+from rlsbench.benchmark.results import read_step_table
 
 sm = snakemake  # noqa: F821
 frame = read_step_table(sm.input[0])

@@ -1,6 +1,6 @@
 """Run times and peak memory of the main part's jobs, from their benchmarks (rule main_runtime)."""
 
-from rlsbench.results import runtime_table, write_csv
+from rlsbench.benchmark.results import runtime_table, write_csv
 
 table = runtime_table(snakemake.input, snakemake.params.prefix)  # noqa: F821
 write_csv(table, snakemake.output[0])  # noqa: F821

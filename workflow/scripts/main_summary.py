@@ -1,6 +1,6 @@
 """Summary table of the main part as CSV, Markdown and LaTeX (rule main_summary)."""
 
-from rlsbench.results import read_step_table, summary_table, write_summary
+from rlsbench.benchmark.results import read_step_table, summary_table, write_summary
 
 sm = snakemake  # noqa: F821
 table = summary_table(read_step_table(sm.input[0]), sm.params.report_k)

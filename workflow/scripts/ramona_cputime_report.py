@@ -4,8 +4,8 @@ import logging
 
 import pandas as pd
 
-from rlsbench._io import atomic_path, atomic_write_text
-from rlsbench.kernel.report import cputime_table, to_markdown
+from rlsbench.benchmark._io import atomic_path, atomic_write_text
+from rlsbench.studies.ramona.report import cputime_table, to_markdown
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 logging.basicConfig(filename=sm.log[0], level=logging.INFO, format="%(asctime)s %(message)s")

@@ -7,10 +7,10 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from rlsbench._io import atomic_path
-from rlsbench.datasets import load_prepared
-from rlsbench.kernel.experiments import realdata_rows
-from rlsbench.provenance import provenance
+from rlsbench.benchmark._io import atomic_path
+from rlsbench.benchmark.datasets import load_prepared
+from rlsbench.studies.ramona.experiments import realdata_rows
+from rlsbench.benchmark.provenance import provenance
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 logging.basicConfig(filename=sm.log[0], level=logging.INFO, format="%(asctime)s %(message)s")

@@ -10,8 +10,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from rlsbench._io import atomic_path, atomic_write_text  # noqa: E402
-from rlsbench.kernel.report import (  # noqa: E402
+from rlsbench.benchmark._io import atomic_path, atomic_write_text  # noqa: E402
+from rlsbench.studies.ramona.report import (  # noqa: E402
     LABELS,
     method_style,
     paired_tests,
@@ -77,7 +77,7 @@ nrow = max(1, int(np.ceil(len(curves) / ncol)))
 fig, axes = plt.subplots(nrow, ncol, figsize=(5.5 * ncol, 4 * nrow), squeeze=False)
 for ax, (exp, kernel) in zip(axes.flat, curves):
     sub = summary[(summary["experiment"] == exp) & (summary["kernel"] == kernel)]
-    # one colour and line style per method in every panel (rlsbench.kernel.report)
+    # one colour and line style per method in every panel (rlsbench.studies.ramona.report)
     for method in plot_order(sub["method"].unique()):
         g = sub[sub["method"] == method].sort_values("n_selected")
         if method == "svm":

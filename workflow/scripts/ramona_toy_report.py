@@ -8,8 +8,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from rlsbench._io import atomic_path  # noqa: E402
-from rlsbench.kernel.report import LABELS, method_style, plot_order, summarize  # noqa: E402
+from rlsbench.benchmark._io import atomic_path  # noqa: E402
+from rlsbench.studies.ramona.report import LABELS, method_style, plot_order, summarize  # noqa: E402
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 logging.basicConfig(filename=sm.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
@@ -24,7 +24,7 @@ problems = [p for p in ("linear", "nonlinear") if p in set(summary["problem"])]
 fig, axes = plt.subplots(1, len(problems), figsize=(6 * len(problems), 4.5), squeeze=False)
 for ax, problem in zip(axes[0], problems):
     sub = summary[summary["problem"] == problem]
-    # one colour and line style per method in both panels (rlsbench.kernel.report)
+    # one colour and line style per method in both panels (rlsbench.studies.ramona.report)
     for method in plot_order(sub["method"].unique()):
         g = sub[sub["method"] == method].sort_values("n_train")
         ax.plot(g["n_train"], g["mean"], marker="o", ms=3, label=LABELS.get(method, method),

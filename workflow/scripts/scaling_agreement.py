@@ -6,8 +6,8 @@ Fails the job (no output written) when a comparable method disagrees, naming the
 import logging
 import sys
 
-from rlsbench._io import atomic_path, atomic_write_text
-from rlsbench.scaling import agreement_table, check_agreement, read_points, to_markdown
+from rlsbench.benchmark._io import atomic_path, atomic_write_text
+from rlsbench.studies.scaling.experiment import agreement_table, check_agreement, read_points, to_markdown
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 sys.stderr = open(sm.log[0], "a", buffering=1)  # tracebacks go to the log too

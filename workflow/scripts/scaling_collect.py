@@ -6,9 +6,9 @@ import sys
 
 import pandas as pd
 
-from rlsbench._io import atomic_path, atomic_write_text
-from rlsbench.provenance import provenance
-from rlsbench.scaling import points_frame
+from rlsbench.benchmark._io import atomic_path, atomic_write_text
+from rlsbench.benchmark.provenance import provenance
+from rlsbench.studies.scaling.experiment import points_frame
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 sys.stderr = open(sm.log[0], "a", buffering=1)  # tracebacks go to the log too

@@ -15,8 +15,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FuncFormatter, NullFormatter  # noqa: E402
 
-from rlsbench._io import atomic_path  # noqa: E402
-from rlsbench.scaling import read_points, sweep_frame  # noqa: E402
+from rlsbench.benchmark._io import atomic_path  # noqa: E402
+from rlsbench.studies.scaling.experiment import read_points, sweep_frame  # noqa: E402
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 sys.stderr = open(sm.log[0], "a", buffering=1)  # tracebacks go to the log too

@@ -13,8 +13,8 @@ import platform
 import sys
 from pathlib import Path
 
-from rlsbench._io import atomic_write_text
-from rlsbench.scaling import (
+from rlsbench.benchmark._io import atomic_write_text
+from rlsbench.studies.scaling.experiment import (
     Point,
     add_repeat,
     budget_decision,
@@ -57,7 +57,7 @@ else:
     log.info("%s: %s", point.key, decision.reason)
 
 if record["status"] in (None, "ok"):
-    from rlsbench.synthetic import make_two_gaussians
+    from rlsbench.numerics.synthetic import make_two_gaussians
 
     X, y = make_two_gaussians(point.m, point.n, seed=cfg["seed"])
     result = time_selection(

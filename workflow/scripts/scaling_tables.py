@@ -11,8 +11,8 @@ import sys
 
 import pandas as pd
 
-from rlsbench._io import atomic_path, atomic_write_text
-from rlsbench.scaling import (
+from rlsbench.benchmark._io import atomic_path, atomic_write_text
+from rlsbench.studies.scaling.experiment import (
     REFERENCE_METHOD,
     fit_exponents,
     read_points,

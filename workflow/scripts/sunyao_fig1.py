@@ -8,8 +8,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from rlsbench._io import atomic_path, atomic_write_text  # noqa: E402
-from rlsbench.marglik.experiments import LABELS  # noqa: E402
+from rlsbench.benchmark._io import atomic_path, atomic_write_text  # noqa: E402
+from rlsbench.studies.sunyao.experiments import LABELS  # noqa: E402
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 logging.basicConfig(filename=sm.log[0], level=logging.INFO, format="%(asctime)s %(message)s")

@@ -6,9 +6,9 @@ import logging
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from rlsbench._io import atomic_path
-from rlsbench.marglik.experiments import fig1_rows, load_data
-from rlsbench.provenance import provenance
+from rlsbench.benchmark._io import atomic_path
+from rlsbench.studies.sunyao.experiments import fig1_rows, load_data
+from rlsbench.benchmark.provenance import provenance
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 logging.basicConfig(filename=sm.log[0], level=logging.INFO, format="%(asctime)s %(message)s")

@@ -5,9 +5,9 @@ import logging
 
 from threadpoolctl import threadpool_limits
 
-from rlsbench._io import atomic_write_text
-from rlsbench.marglik.experiments import choose_hyperparameters, load_data
-from rlsbench.provenance import provenance
+from rlsbench.benchmark._io import atomic_write_text
+from rlsbench.studies.sunyao.experiments import choose_hyperparameters, load_data
+from rlsbench.benchmark.provenance import provenance
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 logging.basicConfig(filename=sm.log[0], level=logging.INFO, format="%(asctime)s %(message)s")

@@ -5,8 +5,8 @@ import logging
 
 import pandas as pd
 
-from rlsbench._io import atomic_path, atomic_write_text
-from rlsbench.marglik.experiments import hyper_markdown, summarize_table1, table1_markdown
+from rlsbench.benchmark._io import atomic_path, atomic_write_text
+from rlsbench.studies.sunyao.experiments import hyper_markdown, summarize_table1, table1_markdown
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 logging.basicConfig(filename=sm.log[0], level=logging.INFO, format="%(asctime)s %(message)s")

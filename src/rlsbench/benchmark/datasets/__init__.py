@@ -1,0 +1,85 @@
+"""Benchmark datasets: registry, verified download, preparation into one canonical file each.
+
+The data path is ``config/datasets.yaml`` (:mod:`.registry`) -> :func:`fetch`
+(:mod:`.download`, :mod:`.integrity`) -> :func:`prepare` (:mod:`.readers`, :mod:`.prepare`) ->
+``results/datasets/prepared/<name>.npz`` -> :func:`load_prepared`. The Snakemake rules
+``download`` and ``prepare`` (``workflow/rules/datasets.smk``) and the ``rlsbench datasets`` CLI
+call the same functions.
+
+Python users who do not run the workflow can call :func:`load`::
+
+    from rlsbench.benchmark.datasets import load
+    ds = load("australian", mirrors=["file:///path/to/shared/datasets"])
+    ds.X.shape, ds.y  # (690, 14), ±1
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from rlsbench.benchmark.datasets.download import (DEFAULT_BACKOFF, DEFAULT_RETRIES, DEFAULT_TIMEOUT, MANIFEST_NAME,
+                       candidate_urls, download, resolve_mirror)
+from rlsbench.benchmark.datasets.errors import DatasetError, DownloadError, FormatError, IntegrityError, RegistryError
+from rlsbench.benchmark.datasets.prepare import Dataset, build, load_prepared, prepare, save_prepared
+from rlsbench.benchmark.datasets.registry import REPO_ROOT, DatasetSpec, FileSpec, Registry, load_registry
+
+__all__ = [
+    "Dataset", "DatasetSpec", "FileSpec", "Registry", "DatasetError", "DownloadError",
+    "FormatError", "IntegrityError", "RegistryError", "load_registry", "fetch", "download",
+    "prepare", "build", "load_prepared", "save_prepared", "load", "default_cache_dir",
+    "candidate_urls", "resolve_mirror", "MANIFEST_NAME",
+]
+
+
+def default_cache_dir() -> Path:
+    """``$RLSBENCH_DATA`` if set, else ``$XDG_CACHE_HOME/rlsbench`` (``~/.cache/rlsbench``)."""
+    if os.environ.get("RLSBENCH_DATA"):
+        return Path(os.environ["RLSBENCH_DATA"])
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "rlsbench"
+
+
+def fetch(name, *, cache_dir=None, mirrors=(), registry=None, timeout=DEFAULT_TIMEOUT,
+          retries=DEFAULT_RETRIES, backoff=DEFAULT_BACKOFF, force=False) -> Path:
+    """Download (if needed) and prepare ``name`` into ``cache_dir``; return the ``.npz`` path.
+
+    Layout mirrors the workflow's: ``<cache_dir>/raw/<name>/`` and
+    ``<cache_dir>/prepared/<name>.npz``.
+
+    Parameters
+    ----------
+    name : str
+        Registry name.
+    cache_dir : path-like, optional
+        Default :func:`default_cache_dir`.
+    mirrors : sequence of str
+        Mirror base URLs/paths tried before the upstream URLs.
+    registry : Registry or path-like, optional
+        Default: the repository's ``config/datasets.yaml``.
+    timeout, retries, backoff
+        Network settings (see :func:`download`).
+    force : bool
+        Prepare again even if the ``.npz`` exists.
+    """
+    if not isinstance(registry, Registry):
+        registry = load_registry(registry)
+    spec = registry.get_spec(name)
+    cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    output = cache_dir / "prepared" / f"{name}.npz"
+    if output.exists() and not force:
+        return output
+    raw_dir = cache_dir / "raw" / name
+    if spec.needs_download:
+        download(spec, raw_dir, mirrors=list(mirrors), timeout=timeout, retries=retries,
+                 backoff=backoff)
+    prepare(spec, raw_dir, output)
+    return output
+
+
+def load(name, *, cache_dir=None, mirrors=(), registry=None, **kwargs) -> Dataset:
+    """Fetch and prepare ``name`` (cached) and return the :class:`Dataset`.
+
+    See :func:`fetch` for the parameters.
+    """
+    return load_prepared(fetch(name, cache_dir=cache_dir, mirrors=mirrors, registry=registry,
+                               **kwargs))

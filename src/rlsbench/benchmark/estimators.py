@@ -1,0 +1,332 @@
+"""scikit-learn selectors around the RLS forward-selection core.
+
+Thin classes: they validate parameters (``_parameter_constraints``), map labels to ±1 columns,
+optionally choose λ by the LOO grid search on all features, call a function of
+:mod:`rlsbench.numerics.selection`, and store the fitted state. ``predict`` and ``decision_function``
+use the RLS model on the selected features after the last addition.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, _fit_context
+from sklearn.feature_selection import SelectorMixin
+from sklearn.preprocessing import LabelBinarizer
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
+from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from rlsbench.numerics._validation import check_k
+from rlsbench.numerics.rls import choose_alpha
+from rlsbench.numerics.selection import greedy_rls, lowrank_lssvm, ridge_path, wrapper
+from rlsbench.numerics.selection.lowrank import DEFAULT_MAX_MEMORY_BYTES
+
+__all__ = ["GreedyRLS", "LowRankLSSVM", "WrapperRLS", "RandomSelector", "DEFAULT_ALPHAS"]
+
+#: λ grid of ``alpha="loo"`` when ``alphas`` is None: 2^-15 … 2^15.
+DEFAULT_ALPHAS = 2.0 ** np.arange(-15, 16)
+
+
+class _RLSSelector(SelectorMixin, BaseEstimator):
+    """Common parameters, label handling and prediction of the RLS selectors."""
+
+    _parameter_constraints: dict = {
+        "n_features_to_select": [
+            None,
+            Interval(Integral, 1, None, closed="left"),
+            Interval(RealNotInt, 0, 1, closed="right"),
+        ],
+        "alpha": [Interval(Real, 0, None, closed="neither"), StrOptions({"loo"})],
+        "alphas": ["array-like", None],
+        "criterion": [StrOptions({"squared", "zero_one"})],
+        "bias": [Interval(Real, None, None, closed="neither")],
+        "task": [StrOptions({"auto", "classification", "regression"})],
+    }
+
+    def __init__(self, n_features_to_select=None, *, alpha=1.0, alphas=None,
+                 criterion="squared", bias=1.0, task="auto"):
+        self.n_features_to_select = n_features_to_select
+        self.alpha = alpha
+        self.alphas = alphas
+        self.criterion = criterion
+        self.bias = bias
+        self.task = task
+
+    # -- hooks -------------------------------------------------------------------------
+    def _select(self, X, Y, k, alpha):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # -- fitting ---------------------------------------------------------------------
+    def _is_classification(self, y):
+        if self.task != "auto":
+            return self.task == "classification"
+        kind = type_of_target(y)
+        if kind == "binary":
+            return True
+        # Integer-valued floats (e.g. counts) stay regression unless asked otherwise.
+        return kind == "multiclass" and (self.criterion == "zero_one" or y.dtype.kind not in "fc")
+
+    def _encode_targets(self, y):
+        y = np.asarray(y)
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = y[:, 0]
+        if y.ndim == 1 and self._is_classification(y):
+            binarizer = LabelBinarizer(neg_label=-1, pos_label=1)
+            Y = binarizer.fit_transform(y).astype(np.float64)
+            self.classes_ = binarizer.classes_
+            if Y.shape[1] == 1:
+                Y = Y[:, 0]
+            return Y
+        if self.task == "classification":
+            raise ValueError("task='classification' needs y of shape (n_samples,)")
+        return np.asarray(y, dtype=np.float64)
+
+    def _n_features(self, n_features):
+        k = self.n_features_to_select
+        if k is None:
+            return max(1, n_features // 2)
+        if isinstance(k, Integral):
+            return check_k(k, n_features, name="n_features_to_select")
+        return max(1, int(k * n_features))
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Select features on ``(X, y)`` and fit the RLS model on them.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,) or (n_samples, n_targets)
+            Class labels (mapped to ±1, one-vs-rest for more than two classes) or real
+            targets.
+
+        Returns
+        -------
+        self
+        """
+        X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True,
+                             ensure_min_samples=2, y_numeric=False)
+        if hasattr(self, "classes_"):
+            del self.classes_
+        Y = self._encode_targets(y)
+        k = self._n_features(X.shape[1])
+        if self.alpha == "loo":
+            alphas = DEFAULT_ALPHAS if self.alphas is None else self.alphas
+            self.alpha_ = choose_alpha(X, Y, alphas, bias=self.bias, criterion=self.criterion)
+        else:
+            self.alpha_ = float(self.alpha)
+        path = self._select(X, Y, k, self.alpha_)
+        self.path_ = path
+        self.n_features_to_select_ = k
+        self.selected_ = path.selected.copy()
+        self.loo_path_ = path.criterion.copy()
+        self.loo_mse_path_ = path.loo_mse.copy()
+        weights = path.coef_path[-1]  # (k,) or (k, t)
+        if weights.ndim == 1:
+            self.coef_ = np.zeros(X.shape[1])
+            self.coef_[self.selected_] = weights
+        else:
+            self.coef_ = np.zeros((weights.shape[1], X.shape[1]))
+            self.coef_[:, self.selected_] = weights.T
+        intercept = path.intercept_path[-1]
+        self.intercept_ = float(intercept) if np.ndim(intercept) == 0 else intercept.copy()
+        return self
+
+    def _get_support_mask(self):
+        check_is_fitted(self)
+        mask = np.zeros(self.n_features_in_, dtype=bool)
+        mask[self.selected_] = True
+        return mask
+
+    # -- prediction ------------------------------------------------------------------
+    def decision_function(self, X):
+        """Decision values of the final RLS model.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_targets)
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return X @ self.coef_.T + self.intercept_
+
+    def predict(self, X):
+        """Class labels (sign or arg-max of the decision values) or regression values.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_targets)
+        """
+        scores = self.decision_function(X)
+        if not hasattr(self, "classes_"):
+            return scores
+        if scores.ndim == 1:
+            return self.classes_[(scores > 0).astype(int)]
+        return self.classes_[np.argmax(scores, axis=1)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        tags.target_tags.multi_output = True
+        return tags
+
+
+class GreedyRLS(_RLSSelector):
+    """Greedy RLS feature selection (Pahikkala et al., Algorithm 3), O(kmn).
+
+    Parameters
+    ----------
+    n_features_to_select : int, float or None, default=None
+        Number of features (int), fraction of the features (float in (0, 1]), or None for
+        half of them.
+    alpha : float > 0 or "loo", default=1.0
+        λ of RLS; "loo" picks it from ``alphas`` by the LOO criterion on all features.
+    alphas : array-like of shape (R,) or None, default=None
+        Grid for ``alpha="loo"``; None = ``2.0 ** np.arange(-15, 16)``.
+    criterion : {"squared", "zero_one"}, default="squared"
+        LOO criterion minimised at each addition.
+    bias : float, default=1.0
+        Value of the constant bias feature (0 = none); regularized like the others.
+    task : {"auto", "classification", "regression"}, default="auto"
+        "auto": binary targets and non-float multiclass labels are classification (labels
+        mapped to ±1, one-vs-rest), everything else regression.
+    backend : {"auto", "numba", "numpy"}, default="auto"
+    n_jobs : int or None, default=None
+        Threads of the numba kernel.
+
+    Attributes
+    ----------
+    selected_ : ndarray of shape (k,)
+        Selected feature indices in selection order.
+    loo_path_ : ndarray of shape (k,)
+        LOO criterion after each addition.
+    loo_mse_path_ : ndarray of shape (k,)
+        Mean squared LOO error after each addition.
+    coef_ : ndarray of shape (n_features,) or (n_targets, n_features)
+        Final weights, zero outside the selection.
+    intercept_ : float or ndarray of shape (n_targets,)
+    alpha_ : float
+    classes_ : ndarray of shape (n_classes,)
+        Only for classification.
+    path_ : SelectionPath
+    n_features_in_ : int
+    n_features_to_select_ : int
+
+    References
+    ----------
+    T. Pahikkala, A. Airola, T. Salakoski. Linear time feature selection for regularized
+    least-squares. arXiv:1003.3570.
+    """
+
+    _parameter_constraints: dict = {
+        **_RLSSelector._parameter_constraints,
+        "backend": [StrOptions({"auto", "numba", "numpy"})],
+        "n_jobs": [None, Interval(Integral, 1, None, closed="left")],
+    }
+
+    def __init__(self, n_features_to_select=None, *, alpha=1.0, alphas=None,
+                 criterion="squared", bias=1.0, task="auto", backend="auto", n_jobs=None):
+        super().__init__(n_features_to_select, alpha=alpha, alphas=alphas, criterion=criterion,
+                         bias=bias, task=task)
+        self.backend = backend
+        self.n_jobs = n_jobs
+
+    def _select(self, X, Y, k, alpha):
+        return greedy_rls(X, Y, k, alpha, bias=self.bias, criterion=self.criterion,
+                          backend=self.backend, n_jobs=self.n_jobs)
+
+
+class LowRankLSSVM(_RLSSelector):
+    """Low-rank updated LS-SVM feature selection (Ojeda et al.; Algorithm 2), O(km²n).
+
+    Same parameters and attributes as :class:`GreedyRLS` (without ``backend``/``n_jobs``),
+    plus
+
+    Parameters
+    ----------
+    max_memory_bytes : int or None, default=2 GiB
+        Refuse to fit when the m×m working memory exceeds this budget (None = no limit).
+    """
+
+    _parameter_constraints: dict = {
+        **_RLSSelector._parameter_constraints,
+        "max_memory_bytes": [None, Interval(Integral, 1, None, closed="left")],
+    }
+
+    def __init__(self, n_features_to_select=None, *, alpha=1.0, alphas=None,
+                 criterion="squared", bias=1.0, task="auto",
+                 max_memory_bytes=DEFAULT_MAX_MEMORY_BYTES):
+        super().__init__(n_features_to_select, alpha=alpha, alphas=alphas, criterion=criterion,
+                         bias=bias, task=task)
+        self.max_memory_bytes = max_memory_bytes
+
+    def _select(self, X, Y, k, alpha):
+        return lowrank_lssvm(X, Y, k, alpha, bias=self.bias, criterion=self.criterion,
+                             max_memory_bytes=self.max_memory_bytes)
+
+
+class WrapperRLS(_RLSSelector):
+    """Standard wrapper forward selection with RLS (Algorithm 1).
+
+    Same parameters and attributes as :class:`GreedyRLS` (without ``backend``/``n_jobs``),
+    plus
+
+    Parameters
+    ----------
+    loo : {"shortcut", "blackbox"}, default="shortcut"
+        LOO of each candidate set by the shortcut (eq. 7/8) or by m retrainings.
+    """
+
+    _parameter_constraints: dict = {
+        **_RLSSelector._parameter_constraints,
+        "loo": [StrOptions({"shortcut", "blackbox"})],
+    }
+
+    def __init__(self, n_features_to_select=None, *, alpha=1.0, alphas=None,
+                 criterion="squared", bias=1.0, task="auto", loo="shortcut"):
+        super().__init__(n_features_to_select, alpha=alpha, alphas=alphas, criterion=criterion,
+                         bias=bias, task=task)
+        self.loo = loo
+
+    def _select(self, X, Y, k, alpha):
+        return wrapper(X, Y, k, alpha, bias=self.bias, criterion=self.criterion, loo=self.loo)
+
+
+class RandomSelector(_RLSSelector):
+    """Random feature selection with the RLS model on the drawn features (sanity baseline).
+
+    Same parameters and attributes as :class:`GreedyRLS` (without ``backend``/``n_jobs``);
+    ``criterion`` only defines ``loo_path_``. Plus
+
+    Parameters
+    ----------
+    random_state : int, RandomState instance or None, default=None
+    """
+
+    _parameter_constraints: dict = {
+        **_RLSSelector._parameter_constraints,
+        "random_state": ["random_state"],
+    }
+
+    def __init__(self, n_features_to_select=None, *, alpha=1.0, alphas=None,
+                 criterion="squared", bias=1.0, task="auto", random_state=None):
+        super().__init__(n_features_to_select, alpha=alpha, alphas=alphas, criterion=criterion,
+                         bias=bias, task=task)
+        self.random_state = random_state
+
+    def _select(self, X, Y, k, alpha):
+        order = check_random_state(self.random_state).permutation(X.shape[1])[:k]
+        path = ridge_path(X, Y, order, alpha, bias=self.bias, criterion=self.criterion)
+        path.info.update(method="random")
+        return path

@@ -1,0 +1,18 @@
+"""Greedy RLS (Pahikkala et al., Algorithm 3): O(kmn) forward selection by LOO."""
+
+from __future__ import annotations
+
+from rlsbench.numerics.selection import greedy_rls
+from rlsbench.benchmark.methods import Method, register
+
+
+def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
+    """Greedy RLS path with the protocol's λ; ``seed`` is unused (deterministic)."""
+    return greedy_rls(X, y, k, alpha, bias=bias, criterion=criterion, n_jobs=n_jobs)
+
+
+register(Method(
+    name="greedy_rls",
+    run=run,
+    description="greedy RLS (Pahikkala et al. Alg. 3), LOO forward selection in O(kmn)",
+))

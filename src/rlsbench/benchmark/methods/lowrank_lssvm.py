@@ -1,0 +1,19 @@
+"""Low-rank updated LS-SVM (Ojeda et al.; Algorithm 2): O(km²n) time, O(m²) memory."""
+
+from __future__ import annotations
+
+from rlsbench.numerics.selection import lowrank_lssvm, memory_bytes
+from rlsbench.benchmark.methods import Method, register
+
+
+def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
+    """Low-rank LS-SVM path; refuses (ValueError) beyond its default memory budget."""
+    return lowrank_lssvm(X, y, k, alpha, bias=bias, criterion=criterion)
+
+
+register(Method(
+    name="lowrank_lssvm",
+    run=run,
+    description="low-rank updated LS-SVM (Ojeda et al.; Pahikkala et al. Alg. 2), O(km²n)",
+    memory_bytes=lambda m, n, k: memory_bytes(m, n, k),
+))

@@ -1,0 +1,70 @@
+"""Ramona et al. (2012) rankers in the main protocol: SAS, SCSS, SFS, KFDS, Fisher, SVM-RFE,
+AROM, R2W2.
+
+Each ranker orders the features on the training split (class labels recovered from the ±1
+one-vs-rest columns); the protocol's RLS model is then scored along the first ``k`` features of
+that order with :func:`rlsbench.numerics.selection.ridge_path` (λ = the protocol's ``alpha``).
+Classification only. The scaled-kernel rankers use the linear kernel here (the protocol's model
+is linear), except SFS, which is only defined for the RBF kernel (Section V-C).
+"""
+
+from __future__ import annotations
+
+from threadpoolctl import threadpool_limits
+
+from rlsbench.numerics.kernel.selectors import KFDS, SAS, SCSS, SFS, FisherScore
+from rlsbench.numerics.kernel.wrappers import AROM, R2W2, SVMRFE
+from rlsbench.benchmark.methods import Method, register
+
+
+def _runner(make_ranker):
+    def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
+        from rlsbench.numerics.selection import ridge_path
+
+        with threadpool_limits(limits=max(int(n_jobs or 1), 1)):
+            ranker = make_ranker().fit(X, y)
+        path = ridge_path(X, y, ranker.order_[:k], alpha, bias=bias, criterion=criterion)
+        path.info.update({"ranker": type(ranker).__name__, "order": ranker.order_.tolist()})
+        return path
+
+    return run
+
+
+def _gram_block_bytes(m, n, k):
+    # data + one 512 × 512 Gram block and its weighting matrices (Section VI.A)
+    return 8 * (2 * m * n + 6 * min(m, 512) ** 2)
+
+
+def _full_gram_bytes(m, n, k):
+    # KFDS / SVM solvers hold the m × m Gram matrix (and N for KFDS)
+    return 8 * (2 * m * n + 3 * m * m)
+
+
+_SPECS = [
+    ("sas", SAS, "Ramona et al. scaled alignment selection (linear kernel, eq. 3/9)",
+     _gram_block_bytes),
+    ("scss", SCSS,
+     "Ramona et al. scaled class separability selection (linear kernel, eq. 18/22-23)",
+     _gram_block_bytes),
+    ("sfs", SFS, "Scaled Frobenius selection (RBF kernel, eq. 24)", _gram_block_bytes),
+    ("kfds", KFDS, "Ramona et al. kernel Fisher discriminant selection (linear kernel)",
+     _full_gram_bytes),
+    ("fisher_score", FisherScore, "Fisher criterion filter (eq. 1)", None),
+    ("svm_rfe", SVMRFE, "SVM recursive feature elimination, linear SVC with C = 1/R̄²",
+     _full_gram_bytes),
+    ("arom", AROM, "AROM (L2), linear SVC with C = 1/R̄² (Weston et al. 2003)",
+     _full_gram_bytes),
+    ("r2w2", lambda: R2W2(kernel="linear"),
+     "R2W2 radius-margin scale factors, linear kernel (Weston et al. 2000)", _full_gram_bytes),
+]
+
+for _name, _cls, _description, _memory in _SPECS:
+    register(Method(
+        name=_name,
+        run=_runner(_cls),
+        description=_description,
+        tasks=("binary", "multiclass"),
+        memory_bytes=_memory,
+        tags={"paper": "ramona2012"},
+    ))
+

@@ -1,0 +1,19 @@
+"""Random selection, the greedy RLS paper's sanity baseline (Section 4.2)."""
+
+from __future__ import annotations
+
+from rlsbench.numerics.selection import random_selection
+from rlsbench.benchmark.methods import Method, register
+
+
+def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
+    """RLS path along ``k`` features drawn at random with ``seed``."""
+    return random_selection(X, y, k, alpha, bias=bias, criterion=criterion, seed=seed)
+
+
+register(Method(
+    name="random",
+    run=run,
+    description="k features drawn uniformly at random (seeded), RLS path along them",
+    randomized=True,
+))

@@ -1,0 +1,28 @@
+"""The standard wrapper (Algorithm 1) with black-box LOO retraining or the LOO shortcut."""
+
+from __future__ import annotations
+
+from rlsbench.numerics.selection import wrapper
+from rlsbench.benchmark.methods import Method, register
+
+
+def run_blackbox(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
+    """Algorithm 1 as written: m retrainings per candidate set."""
+    return wrapper(X, y, k, alpha, bias=bias, criterion=criterion, loo="blackbox")
+
+
+def run_loo(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
+    """Algorithm 1 with the constant-time LOO shortcut (eq. 7/8) per candidate set."""
+    return wrapper(X, y, k, alpha, bias=bias, criterion=criterion, loo="shortcut")
+
+
+register(Method(
+    name="wrapper_blackbox",
+    run=run_blackbox,
+    description="standard wrapper (Alg. 1), RLS retrained for every held-out example",
+))
+register(Method(
+    name="wrapper_loo",
+    run=run_loo,
+    description="standard wrapper (Alg. 1) with the LOO shortcut (eq. 7/8)",
+))

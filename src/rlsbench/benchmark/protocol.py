@@ -1,0 +1,571 @@
+"""The evaluation protocol of the greedy RLS paper (Pahikkala et al., Section 4.2).
+
+For one dataset, one selection method and one cross-validation fold:
+
+1. split the data by seeded (stratified, for classification) K-fold cross-validation;
+2. standardise the features with the mean and standard deviation of the *training* split;
+3. choose λ by the LOO grid search of RLS on the full feature set of the training split;
+4. run the selection method with that λ up to ``k_max`` features;
+5. after every addition record the held-out fold's accuracy (MSE for regression), the LOO
+   estimate on the training split, the feature chosen, λ and the elapsed time.
+
+Everything here takes arrays and returns arrays or plain records; the Snakemake rules
+(``workflow/rules/select.smk``) only call :func:`run_alpha_job` and :func:`run_select_job`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.model_selection import KFold, StratifiedKFold
+from sklearn.preprocessing import StandardScaler
+
+from rlsbench.benchmark.provenance import provenance
+
+log = logging.getLogger(__name__)
+
+#: Columns whose values depend on the machine's speed; everything else in a result table is
+#: a deterministic function of (config, code, seed).
+TIMING_COLUMNS = ("alpha_time_s", "fit_time_s", "elapsed_s", "score_time_s")
+
+
+# ---------------------------------------------------------------------------------------------
+# Data preparation
+# ---------------------------------------------------------------------------------------------
+def encode_targets(y, task):
+    """Targets as the RLS selectors expect them.
+
+    Parameters
+    ----------
+    y : ndarray of shape (n_samples,)
+        ±1 for ``binary``, integer classes 0..c-1 for ``multiclass``, real for ``regression``.
+    task : {"binary", "multiclass", "regression"}
+
+    Returns
+    -------
+    Y : ndarray of shape (n_samples,) or (n_samples, c), float64
+        One-vs-rest ±1 columns for ``multiclass``; ``y`` as float64 otherwise.
+    """
+    y = np.asarray(y)
+    if task == "multiclass":
+        classes = np.unique(y)
+        return np.where(y[:, None] == classes[None, :], 1.0, -1.0)
+    if task in ("binary", "regression"):
+        return y.astype(np.float64)
+    raise ValueError(f"task must be binary, multiclass or regression, got {task!r}")
+
+
+def cv_splits(y, task, n_folds, seed):
+    """Seeded K-fold splits: stratified for classification, plain for regression.
+
+    Parameters
+    ----------
+    y : ndarray of shape (n_samples,)
+    task : {"binary", "multiclass", "regression"}
+    n_folds : int
+    seed : int
+        ``random_state`` of the shuffling splitter.
+
+    Returns
+    -------
+    list of (train_index, test_index)
+    """
+    if task == "regression":
+        splitter = KFold(n_splits=n_folds, shuffle=True, random_state=seed)
+    else:
+        splitter = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed)
+    return list(splitter.split(np.zeros((len(y), 1)), y))
+
+
+def standardize(X_train, X_test):
+    """Centre and scale features by the training split's mean and standard deviation.
+
+    Constant training features (standard deviation 0) are only centred.
+
+    Parameters
+    ----------
+    X_train : ndarray of shape (n_train, n_features)
+    X_test : ndarray of shape (n_test, n_features)
+
+    Returns
+    -------
+    X_train, X_test : float64 ndarrays of the same shapes
+    """
+    scaler = StandardScaler().fit(X_train)
+    return scaler.transform(X_train), scaler.transform(X_test)
+
+
+def alpha_grid(spec):
+    """λ grid from the config: an explicit list, or ``{base, min_exp, max_exp}``.
+
+    Returns
+    -------
+    ndarray of shape (R,)
+        Increasing λ values (the default config gives 2^-15 … 2^15).
+    """
+    if isinstance(spec, dict):
+        exps = np.arange(int(spec["min_exp"]), int(spec["max_exp"]) + 1)
+        return float(spec.get("base", 2.0)) ** exps.astype(np.float64)
+    return np.asarray(spec, dtype=np.float64)
+
+
+# ---------------------------------------------------------------------------------------------
+# Scores
+# ---------------------------------------------------------------------------------------------
+def scores(decision, Y, task):
+    """Accuracy and mean squared error of decision values.
+
+    Parameters
+    ----------
+    decision : ndarray of shape (k, n_samples) or (k, n_samples, c)
+        One row per step of a selection path.
+    Y : ndarray of shape (n_samples,) or (n_samples, c)
+        Encoded targets (:func:`encode_targets`).
+    task : {"binary", "multiclass", "regression"}
+
+    Returns
+    -------
+    accuracy : ndarray of shape (k,)
+        Fraction correct: sign for binary, arg-max of the one-vs-rest outputs for multiclass;
+        NaN for regression.
+    mse : ndarray of shape (k,)
+        Mean over samples of the squared error summed over outputs.
+    """
+    err = decision - Y[None]
+    mse = (err**2).reshape(err.shape[0], err.shape[1], -1).sum(axis=2).mean(axis=1)
+    if task == "binary":
+        acc = (np.where(decision > 0, 1.0, -1.0) == Y[None]).mean(axis=1)
+    elif task == "multiclass":
+        acc = (decision.argmax(axis=2) == Y.argmax(axis=1)[None]).mean(axis=1)
+    else:
+        acc = np.full(err.shape[0], np.nan)
+    return acc, mse
+
+
+def loo_decision_path(X, Y, order, alpha, *, bias=0.0):
+    """LOO predictions of RLS after each addition along a given feature order.
+
+    The hat matrix ``H = Z (ZᵀZ + λI)⁻¹ Zᵀ`` of the features chosen so far is kept as
+    ``U Uᵀ`` with ``U = Z L⁻ᵀ`` (``L`` the Cholesky factor of ``ZᵀZ + λI``), so one addition
+    costs O(m·s): a new column ``u = (v − U Uᵀv) / sqrt(vᵀv + λ − ‖Uᵀv‖²)``. The LOO
+    prediction is ``y_i − (y_i − ŷ_i) / (1 − H_ii)`` (the paper's Eq. for the LOO shortcut).
+    A bias is the constant feature ``bias`` regularised like the others (as in RLScore).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    Y : ndarray of shape (n_samples,) or (n_samples, t)
+    order : ndarray of shape (k,), int
+    alpha : float
+        λ > 0.
+    bias : float
+
+    Yields
+    ------
+    ndarray of shape (n_samples,) or (n_samples, t)
+        LOO predictions after features ``order[:s + 1]``, for s = 0 … k-1.
+    """
+    m = X.shape[0]
+    Y2 = Y.reshape(m, -1)
+    n_cols = len(order) + (bias != 0)
+    U = np.empty((m, n_cols), order="F")  # U[:, :j] stays one contiguous block
+    fitted = np.zeros_like(Y2)
+    hat = np.zeros(m)
+    j = 0
+
+    def add(v):
+        nonlocal j
+        proj = U[:, :j].T @ v
+        d2 = v @ v + alpha - proj @ proj
+        u = (v - U[:, :j] @ proj) / math.sqrt(d2)
+        U[:, j] = u
+        j += 1
+        hat[:] += u * u
+        fitted[:] += np.outer(u, u @ Y2)
+
+    if bias != 0:
+        add(np.full(m, float(bias)))
+    for feature in order:
+        add(np.ascontiguousarray(X[:, feature], dtype=np.float64))
+        loo = Y2 - (Y2 - fitted) / (1.0 - hat)[:, None]
+        yield loo.reshape(Y.shape)
+
+
+# ---------------------------------------------------------------------------------------------
+# Feasibility: memory and time budgets
+# ---------------------------------------------------------------------------------------------
+def _min_fit(m, k):
+    # one RLS fit on k features: primal O(k²m) or dual O(km²), whichever is cheaper
+    return min(k * k * m, k * m * m)
+
+
+#: Interpreter and allocation cost of one small RLS fit, in flop equivalents (≈100 µs at
+#: 2 GFLOP/s, measured on the black-box wrapper); it dominates the wrappers on small data.
+FIT_OVERHEAD_FLOPS = 2e5
+
+
+def _wrapper_flops(m, n, k, t, fits_per_candidate):
+    total = 0.0
+    for s in range(1, k + 1):
+        candidates = n - s + 1
+        total += candidates * fits_per_candidate * (_min_fit(m, s) * t + FIT_OVERHEAD_FLOPS)
+    return total
+
+
+#: Floating-point operation counts of the selectors for (m, n, k, t), from the complexity
+#: analysis of Pahikkala et al. (Section 3 and the Conclusion): greedy RLS O(kmn), low-rank
+#: LS-SVM O(km²n), the wrapper with the LOO shortcut O(min(k³mn, k²m²n)) and with black-box
+#: LOO m times that; random selection fits one RLS path, O(k²m). Unknown methods use
+#: ``Method.tags["flops"]`` if given, else the greedy RLS count.
+FLOPS = {
+    "greedy_rls": lambda m, n, k, t: 8.0 * k * m * n * t,
+    "lowrank_lssvm": lambda m, n, k, t: 2.0 * k * m * m * n * t,
+    "wrapper_loo": lambda m, n, k, t: _wrapper_flops(m, n, k, t, 1),
+    "wrapper_blackbox": lambda m, n, k, t: _wrapper_flops(m, n, k, t, m),
+    "random": lambda m, n, k, t: 4.0 * k * k * m * t,
+}
+
+
+def estimate_flops(method, m, n, k, t=1):
+    """Rough operation count of running ``method`` to k features on an m×n training set."""
+    counter = method.tags.get("flops") or FLOPS.get(method.name) or FLOPS["greedy_rls"]
+    return float(counter(m, n, k, t))
+
+
+def estimate_memory(method, m, n, k):
+    """Peak bytes of one job: data, LOO bookkeeping and the method's own needs."""
+    data = 8 * m * n * 2 + 8 * m * (k + 2)  # X, its standardised copy, the LOO basis U
+    own = method.memory_bytes(m, n, k) if method.memory_bytes is not None else 8 * 2 * m * n
+    return int(data + own)
+
+
+@dataclass(frozen=True)
+class Feasibility:
+    feasible: bool
+    reason: str
+    memory_bytes: int
+    seconds: float
+
+
+def time_budget_for(time_budget_s, method_name):
+    """Seconds allowed to one job of ``method_name``: a number, or a mapping with per-method
+    entries and a ``default``."""
+    if isinstance(time_budget_s, dict):
+        return float(time_budget_s.get(method_name, time_budget_s["default"]))
+    return float(time_budget_s)
+
+
+def feasibility(method, m, n, k, t, *, memory_budget_mb, time_budget_s, flops_per_second):
+    """Can ``method`` run within the configured memory and time budgets?
+
+    Parameters
+    ----------
+    method : rlsbench.benchmark.methods.Method
+    m, n, k, t : int
+        Training examples, features, features to select, outputs.
+    memory_budget_mb, flops_per_second : float
+        From the config; time is estimated as :func:`estimate_flops` / ``flops_per_second``.
+    time_budget_s : float or dict
+        Seconds per job, or ``{"default": s, "<method>": s, ...}``.
+
+    Returns
+    -------
+    Feasibility
+        ``reason`` names the budget that is exceeded ("" when feasible).
+    """
+    time_budget_s = time_budget_for(time_budget_s, method.name)
+    mem = estimate_memory(method, m, n, k)
+    sec = estimate_flops(method, m, n, k, t) / flops_per_second
+    if mem > memory_budget_mb * 2**20:
+        return Feasibility(
+            False,
+            f"memory: needs ~{mem / 2**20:.0f} MB > budget {memory_budget_mb} MB "
+            f"(m={m}, n={n}, k={k})",
+            mem,
+            sec,
+        )
+    if sec > time_budget_s:
+        return Feasibility(
+            False,
+            f"time: needs ~{sec:.3g} s > budget {time_budget_s} s (m={m}, n={n}, k={k})",
+            mem,
+            sec,
+        )
+    return Feasibility(True, "", mem, sec)
+
+
+# ---------------------------------------------------------------------------------------------
+# Jobs
+# ---------------------------------------------------------------------------------------------
+def _fold_data(dataset, fold, main):
+    splits = cv_splits(dataset.y, dataset.task, main["n_folds"], main["cv_seed"])
+    train, test = splits[fold]
+    X_train, X_test = standardize(dataset.X[train], dataset.X[test])
+    Y = encode_targets(dataset.y, dataset.task)
+    return X_train, Y[train], X_test, Y[test]
+
+
+def k_max_for(main, dataset_name, n_features):
+    """Number of features to select: the per-dataset cap, else the global one, else all."""
+    k = main.get("k_max_per_dataset", {}).get(dataset_name, main.get("k_max"))
+    return n_features if k is None else int(k)
+
+
+def run_alpha_job(dataset, fold, main):
+    """λ of one training split by the LOO grid search on all features (Section 4.2).
+
+    Returns
+    -------
+    dict
+        ``{"alpha", "alpha_index", "alpha_time_s"}``.
+    """
+    from rlsbench.numerics.rls import choose_alpha
+
+    X_train, Y_train, _, _ = _fold_data(dataset, fold, main)
+    grid = alpha_grid(main["alphas"])
+    start = time.perf_counter()
+    alpha = choose_alpha(
+        X_train, Y_train, grid, bias=main["bias"], criterion=main["criterion"]
+    )
+    elapsed = time.perf_counter() - start
+    index = int(np.flatnonzero(grid == alpha)[0])
+    return {"alpha": float(alpha), "alpha_index": index, "alpha_time_s": elapsed}
+
+
+def run_select_job(dataset, method_name, fold, seed, alpha_record, main, *, n_jobs=1):
+    """Run one (dataset, method, fold, seed) of the protocol.
+
+    Parameters
+    ----------
+    dataset : rlsbench.benchmark.datasets.Dataset
+    method_name : str
+        A name in :data:`rlsbench.benchmark.methods.METHODS`.
+    fold : int
+        0-based fold index of the seeded K-fold split.
+    seed : int
+        Seed given to the method (matters for randomized methods).
+    alpha_record : dict
+        Output of :func:`run_alpha_job` for this fold.
+    main : dict
+        The ``main`` section of the config.
+    n_jobs : int
+        Threads the job may use.
+
+    Returns
+    -------
+    list of dict
+        One row per step (``k`` = 1 … k_max), or one row with ``status="skipped"`` and the
+        reason when the method is not applicable or not feasible within the budgets.
+    """
+    from rlsbench.benchmark.methods import get_method
+
+    method = get_method(method_name)
+    splits = cv_splits(dataset.y, dataset.task, main["n_folds"], main["cv_seed"])
+    m, n = len(splits[fold][0]), dataset.X.shape[1]
+    t = len(np.unique(dataset.y)) if dataset.task == "multiclass" else 1
+    k = k_max_for(main, dataset.name, n)
+    base = {
+        "dataset": dataset.name,
+        "task": dataset.task,
+        "method": method_name,
+        "fold": int(fold),
+        "n_train": m,
+        "n_test": len(splits[fold][1]),
+        "n_features": n,
+        "k_max": k,
+        "criterion": main["criterion"],
+        "bias": float(main["bias"]),
+        "alpha_protocol": alpha_record["alpha"],
+        "alpha_time_s": alpha_record["alpha_time_s"],
+        **provenance(main, seed),
+    }
+    if k > n:
+        raise ValueError(f"main.k_max ({k}) exceeds the {n} features of {dataset.name!r}")
+
+    def skipped(reason):
+        log.info("skipped %s on %s fold %d: %s", method_name, dataset.name, fold, reason)
+        return [{**base, "status": "skipped", "reason": reason, "k": 0}]
+
+    if dataset.task not in method.tasks:
+        return skipped(f"task: {method_name} does not support {dataset.task} targets")
+    feas = feasibility(
+        method,
+        m,
+        n,
+        k,
+        t,
+        memory_budget_mb=main["memory_budget_mb"],
+        time_budget_s=main["time_budget_s"],
+        flops_per_second=main["flops_per_second"],
+    )
+    if not feas.feasible:
+        return skipped(feas.reason)
+
+    # the budget check comes first: a skipped job never touches the data
+    X_train, Y_train, X_test, Y_test = _fold_data(dataset, fold, main)
+
+    start = time.perf_counter()
+    path = method.run(
+        X_train,
+        Y_train,
+        alpha=alpha_record["alpha"],
+        k=k,
+        criterion=main["criterion"],
+        bias=main["bias"],
+        seed=int(seed),
+        n_jobs=n_jobs,
+    )
+    fit_time = time.perf_counter() - start
+    steps = path.n_steps
+    if steps != k:
+        raise RuntimeError(f"{method_name} returned {steps} steps, asked for k={k}")
+
+    start = time.perf_counter()
+    test_acc, test_mse = scores(path.decision_path(X_test), Y_test, dataset.task)
+    loo_acc = np.empty(steps)
+    loo_mse = np.empty(steps)
+    for s, loo in enumerate(
+        loo_decision_path(X_train, Y_train, path.selected, path.alphas[0], bias=main["bias"])
+        if np.all(path.alphas == path.alphas[0])
+        else _loo_varying_alpha(X_train, Y_train, path, main["bias"])
+    ):
+        acc, mse = scores(loo[None], Y_train, dataset.task)
+        loo_acc[s], loo_mse[s] = acc[0], mse[0]
+    score_time = time.perf_counter() - start
+
+    elapsed = np.asarray(path.info.get("elapsed_s", np.full(steps, np.nan)), dtype=float)
+    names = getattr(dataset, "feature_names", None)
+    rows = []
+    for s in range(steps):
+        feature = int(path.selected[s])
+        rows.append(
+            {
+                **base,
+                "status": "ok",
+                "reason": "",
+                "k": s + 1,
+                "feature": feature,
+                "feature_name": str(names[feature]) if names is not None else str(feature),
+                "alpha": float(path.alphas[s]),
+                "test_accuracy": float(test_acc[s]),
+                "test_mse": float(test_mse[s]),
+                "loo_accuracy": float(loo_acc[s]),
+                "loo_mse": float(loo_mse[s]),
+                "method_criterion": float(path.criterion[s]),
+                "method_loo_mse": float(path.loo_mse[s]),
+                "elapsed_s": float(elapsed[s]) if s < len(elapsed) else math.nan,
+                "fit_time_s": fit_time,
+                "score_time_s": score_time,
+            }
+        )
+    return rows
+
+
+def _loo_varying_alpha(X, Y, path, bias):
+    # λ re-chosen at each step (e.g. Buteneers et al.'s FFS): restart the basis per step.
+    for s in range(path.n_steps):
+        *_, last = loo_decision_path(X, Y, path.selected[: s + 1], path.alphas[s], bias=bias)
+        yield last
+
+
+def alpha_record_json(record) -> str:
+    return json.dumps(record, sort_keys=True, indent=1)
+
+
+# ---------------------------------------------------------------------------------------------
+# Snakemake entry points (workflow/rules/select.smk): file in, file out, atomically.
+# ---------------------------------------------------------------------------------------------
+#: Keys of the ``main`` section a selection job depends on (its provenance hash covers these).
+JOB_KEYS = (
+    "n_folds",
+    "cv_seed",
+    "alphas",
+    "criterion",
+    "bias",
+    "k_max",
+    "k_max_per_dataset",
+    "memory_budget_mb",
+    "time_budget_s",
+    "flops_per_second",
+)
+
+
+#: Keys of the ``main`` section the λ search depends on.
+ALPHA_KEYS = ("n_folds", "cv_seed", "alphas", "criterion", "bias")
+
+
+def alpha_settings(main):
+    """The part of ``main`` that a λ search depends on."""
+    return {key: main[key] for key in ALPHA_KEYS if key in main}
+
+
+def job_settings(main, dataset_name):
+    """The part of ``main`` that one dataset's jobs depend on (k caps of other sets dropped)."""
+    settings = {key: main[key] for key in JOB_KEYS if key in main}
+    caps = settings.pop("k_max_per_dataset", {}) or {}
+    if dataset_name in caps:
+        settings["k_max_per_dataset"] = {dataset_name: caps[dataset_name]}
+    return settings
+
+
+def cap_threads(threads):
+    """Cap BLAS/OpenMP threads of this process to the job's ``threads``.
+
+    Not a context manager on purpose: with ``--force-use-threads`` several jobs share one
+    process, and nested enter/exit pairs of concurrent jobs would restore the wrong limits.
+    Every job of the main part uses the same ``main.threads``.
+    """
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=int(threads))
+
+
+def _log_line(log_path, text):
+    with open(log_path, "a") as fh:
+        fh.write(text.rstrip("\n") + "\n")
+
+
+def alpha_job(dataset_path, fold, settings, out, log_path, threads=1):
+    """Write the λ record (JSON) of one fold; see :func:`run_alpha_job`."""
+    from rlsbench.benchmark._io import atomic_write_text
+    from rlsbench.benchmark.datasets import load_prepared
+
+    open(log_path, "w").close()
+    dataset = load_prepared(dataset_path)
+    cap_threads(threads)
+    record = run_alpha_job(dataset, int(fold), settings)
+    _log_line(log_path, f"{dataset.name} fold {fold}: alpha = {record['alpha']!r}")
+    atomic_write_text(out, alpha_record_json(record))
+
+
+def select_job(dataset_path, method_name, fold, seed, alpha_path, settings, out, log_path,
+               threads=1):
+    """Write the tidy table (CSV) of one (dataset, method, fold, seed) job."""
+    from rlsbench.benchmark.datasets import load_prepared
+    from rlsbench.benchmark.results import write_table
+
+    open(log_path, "w").close()
+    dataset = load_prepared(dataset_path)
+    with open(alpha_path) as fh:
+        alpha_record = json.load(fh)
+    cap_threads(threads)
+    rows = run_select_job(
+        dataset, method_name, int(fold), int(seed), alpha_record, settings, n_jobs=threads
+    )
+    first = rows[0]
+    if first["status"] == "skipped":
+        _log_line(log_path, f"skipped: {first['reason']}")
+    else:
+        _log_line(
+            log_path,
+            f"{dataset.name} {method_name} fold {fold} seed {seed}: {len(rows)} steps, "
+            f"alpha={first['alpha_protocol']!r}, fit {first['fit_time_s']:.3f} s, "
+            f"final test accuracy {rows[-1]['test_accuracy']:.4f}, "
+            f"final test mse {rows[-1]['test_mse']:.4f}",
+        )
+    write_table(rows, out)

@@ -1,0 +1,113 @@
+"""Figures of the main job, regenerated from the merged step table.
+
+* :func:`plot_test_curves` — test accuracy (MSE for regression) against the number of selected
+  features, mean ± standard deviation over folds (and seeds), one line per method: the greedy
+  RLS paper's Figs. 4-9.
+* :func:`plot_loo_vs_test` — LOO estimate on the training split against test accuracy for one
+  method (greedy RLS): the paper's Figs. 10-15.
+"""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+import seaborn as sns  # noqa: E402
+
+from rlsbench.benchmark._io import atomic_path  # noqa: E402
+
+#: k axes with more steps than this are drawn on a log scale, so small k stays readable.
+LOG_X_ABOVE = 40
+
+
+def _metric(frame):
+    if frame["task"].iloc[0] == "regression":
+        return "mse", "MSE"
+    return "accuracy", "accuracy"
+
+
+def _finish(fig, ax, frame, path):
+    if frame["k"].max() > LOG_X_ABOVE:
+        ax.set_xscale("log")
+    ax.set_xlabel("number of selected features k")
+    ax.grid(True, alpha=0.3)
+    fig.tight_layout()
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, dpi=110, format="png", metadata={"Software": None})
+    plt.close(fig)
+
+
+def _skipped_note(frame):
+    skipped = sorted(set(frame.loc[frame["status"] == "skipped", "method"]))
+    return f"skipped: {', '.join(skipped)}" if skipped else ""
+
+
+def plot_test_curves(frame, dataset, path):
+    """Test performance against k for every method on ``dataset`` (mean ± sd over runs).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Merged step table (:func:`rlsbench.benchmark.results.read_tables`).
+    dataset : str
+    path : str or Path
+        PNG written atomically.
+    """
+    data = frame[frame["dataset"] == dataset]
+    ok = data[data["status"] == "ok"]
+    metric, label = _metric(data)
+    fig, ax = plt.subplots(figsize=(6.0, 4.0))
+    if not ok.empty:
+        sns.lineplot(
+            data=ok,
+            x="k",
+            y=f"test_{metric}",
+            hue="method",
+            style="method",  # exact methods select the same features: dashes keep all visible
+            errorbar="sd",
+            estimator="mean",
+            ax=ax,
+        )
+    ax.set_ylabel(f"test {label} (mean ± sd over folds)")
+    note = _skipped_note(data)
+    ax.set_title(f"{dataset}" + (f"  ({note})" if note else ""), fontsize=10)
+    _finish(fig, ax, ok if not ok.empty else data.assign(k=1), path)
+
+
+def plot_loo_vs_test(frame, dataset, path, method="greedy_rls"):
+    """LOO estimate (training split) and test performance against k for one method.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+    dataset : str
+    path : str or Path
+    method : str
+    """
+    data = frame[(frame["dataset"] == dataset) & (frame["method"] == method)]
+    ok = data[data["status"] == "ok"]
+    metric, label = _metric(data) if not data.empty else ("accuracy", "accuracy")
+    fig, ax = plt.subplots(figsize=(6.0, 4.0))
+    if not ok.empty:
+        long = pd.concat(
+            [
+                ok[["k", "fold", "seed"]].assign(estimate="test", value=ok[f"test_{metric}"]),
+                ok[["k", "fold", "seed"]].assign(
+                    estimate="LOO (training split)", value=ok[f"loo_{metric}"]
+                ),
+            ],
+            ignore_index=True,
+        )
+        sns.lineplot(data=long, x="k", y="value", hue="estimate", errorbar="sd", ax=ax)
+        title = f"{dataset}: {method}, LOO vs test {label}"
+    else:
+        reason = "; ".join(sorted(set(data["reason"]))) if not data.empty else "not run"
+        ax.text(0.5, 0.5, f"{method} not run:\n{reason}", ha="center", va="center",
+                transform=ax.transAxes, wrap=True)
+        title = f"{dataset}: {method}"
+    ax.set_ylabel(f"{label} (mean ± sd over folds)")
+    ax.set_title(title, fontsize=10)
+    _finish(fig, ax, ok if not ok.empty else pd.DataFrame({"k": [1]}), path)

@@ -1,0 +1,20 @@
+"""Forward feature selection for RLS: greedy RLS and its baselines.
+
+Every selector returns a :class:`rlsbench.numerics.path.SelectionPath`.
+
+- :func:`greedy_rls` — Algorithm 3 of Pahikkala et al., O(kmn) time, O(mn) memory.
+- :func:`lowrank_lssvm` — Algorithm 2 (Ojeda et al.), O(km²n) time, O(m²) memory.
+- :func:`wrapper` — Algorithm 1, RLS as a black box (``loo="blackbox"``) or with the LOO
+  shortcut (``loo="shortcut"``).
+- :func:`random_selection` — seeded random order, the paper's sanity baseline.
+- :func:`ridge_path` — the RLS path along a given order (for rankers and filters).
+"""
+
+from rlsbench.numerics.selection.greedy import greedy_rls
+from rlsbench.numerics.selection.lowrank import lowrank_lssvm, memory_bytes
+from rlsbench.numerics.selection.order import ridge_path
+from rlsbench.numerics.selection.random import random_selection
+from rlsbench.numerics.selection.wrapper import wrapper
+
+__all__ = ["greedy_rls", "lowrank_lssvm", "memory_bytes", "wrapper", "random_selection",
+           "ridge_path"]

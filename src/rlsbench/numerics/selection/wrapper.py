@@ -1,0 +1,79 @@
+"""The standard wrapper (Algorithm 1): RLS retrained for every candidate feature set.
+
+Two variants: ``loo="blackbox"`` retrains RLS from scratch for every held-out example
+(O(min(k³m²n, k²m³n))), ``loo="shortcut"`` computes the LOO of each candidate set by the
+constant-time shortcut (eq. 7 or 8, O(min(k³mn, k²m²n))).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from rlsbench.numerics.criteria import best_index
+from rlsbench.numerics.rls import _augment, _fit_augmented, _loo_residuals_augmented
+from rlsbench.numerics.selection._common import PathRecorder, loo_errors, prepare
+
+LOO_MODES = ("shortcut", "blackbox")
+
+
+def _blackbox_residuals(Xa, y2, alpha):
+    """Algorithm 1 lines 8-13: train without example j, predict it, for every j."""
+    m = Xa.shape[0]
+    res = np.empty_like(y2)
+    keep = np.ones(m, dtype=bool)
+    for j in range(m):
+        keep[j] = False
+        w = _fit_augmented(Xa[keep], y2[keep], alpha)
+        res[j] = y2[j] - Xa[j] @ w
+        keep[j] = True
+    return res
+
+
+def wrapper(X, y, k, alpha, *, bias=0.0, criterion="squared", loo="shortcut"):
+    """Greedy forward selection with RLS retrained as a black box (Algorithm 1).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,) or (n_samples, n_targets)
+    k : int
+    alpha : float
+        λ > 0.
+    bias : float, default=0.0
+    criterion : {"squared", "zero_one"}, default="squared"
+    loo : {"shortcut", "blackbox"}, default="shortcut"
+        How the LOO of a candidate set is computed: eq. 7/8 on one fit, or m fits.
+
+    Returns
+    -------
+    SelectionPath
+    """
+    if loo not in LOO_MODES:
+        raise ValueError(f"loo must be one of {LOO_MODES}, got {loo!r}")
+    start = time.perf_counter()
+    X, y2, single, k, alpha, bias, criterion = prepare(X, y, k, alpha, bias, criterion)
+    m, n = X.shape
+    Xa = _augment(X, bias)  # the bias column (if any) is the last one, always in the model
+    base = [n] if bias != 0.0 else []
+    loo_fn = _blackbox_residuals if loo == "blackbox" else _loo_residuals_augmented
+    selected = []
+    rec = PathRecorder(k, y2.shape[1], single, alpha, criterion, start=start)
+    for _ in range(k):
+        crit = np.full(n, np.inf)
+        mse = np.full(n, np.inf)
+        for i in range(n):
+            if i in selected:
+                continue
+            res = loo_fn(Xa[:, selected + [i] + base], y2, alpha)
+            mse[i], zo = loo_errors(y2, res)
+            crit[i] = mse[i] if criterion == "squared" else zo
+        b = best_index(crit, mse)
+        selected.append(b)
+        cols = selected + base
+        w = _fit_augmented(Xa[:, cols], y2, alpha)
+        res = loo_fn(Xa[:, cols], y2, alpha)
+        intercept = bias * w[-1] if base else np.zeros(y2.shape[1])
+        rec.add(b, y2, res, w[: len(selected)], intercept)
+    return rec.path(method=f"wrapper_{loo}")

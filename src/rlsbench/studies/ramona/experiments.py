@@ -1,0 +1,305 @@
+"""The evaluation protocol of Ramona et al. (2012), Section V, as tidy result rows.
+
+* toy problems (Section V-A, Fig. 1): rank on n training points, keep the best two features,
+  train an SVM on them, error on 500 fresh test points;
+* real data (Section V-B/C): rank on a random training subset, train an SVM on the S best
+  features, error on a disjoint test subset, for several S;
+* CPU time (Section VI-C, Tables VIII-IX): wall time of one ranking with 10 iterations.
+
+The SVM penalty is always Ĉ = 1/R̄² (footnote 4) computed on the SVM's own training data and
+kernel. Every function returns a list of dicts (one row per measured point).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVC
+
+from rlsbench.numerics.kernel.alignment import encode_labels
+from rlsbench.numerics.kernel.kernels import ScaledKernel
+from rlsbench.numerics.kernel.selectors import KFDS, SAS, SCSS, SFS, FisherScore
+from rlsbench.numerics.kernel.toy import make_toy
+from rlsbench.numerics.kernel.wrappers import AROM, R2W2, SVMRFE, joachims_C
+
+#: Methods of the comparison; "svm" = no selection (all features), the black curve of Fig. 1.
+METHODS = ("fisher", "arom", "rfe", "r2w2", "sas", "scss", "kfds", "sfs", "svm")
+#: Kernels of the experiments (SVM and, for SAS / SCSS / SFS, the scaled kernel).
+EXPERIMENT_KERNELS = ("linear", "rbf", "poly")
+#: Methods that only exist with a linear kernel (Section V) and rank with it whatever the SVM.
+LINEAR_ONLY = ("arom", "rfe", "kfds")
+
+
+def method_applies(method: str, kernel: str) -> bool:
+    """Whether the paper runs ``method`` in an experiment with SVM kernel ``kernel``.
+
+    SFS is only defined for the RBF kernel (Section V-C); all other methods are run with every
+    kernel (the linear-only ones rank with a linear kernel, as in Fig. 2-3).
+    """
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    if kernel not in EXPERIMENT_KERNELS:
+        raise ValueError(f"kernel must be one of {EXPERIMENT_KERNELS}, got {kernel!r}")
+    return not (method == "sfs" and kernel != "rbf")
+
+
+def make_ranker(method: str, kernel: str, *, degree: int = 3, standardize: bool = True,
+                n_iter: int | None = None):
+    """The ranker of ``method`` for an experiment with kernel ``kernel``.
+
+    Parameters
+    ----------
+    method : one of METHODS except "svm"
+    kernel : {"linear", "rbf", "poly"}
+    degree : int
+        Polynomial order (Parkinsons: 3).
+    standardize : bool
+    n_iter : int or None
+        Fixed number of iterations (tolerance 0), as in the CPU-time comparison; None = the
+        rankers' own stopping rules.
+    """
+    fixed = {} if n_iter is None else {"max_iter": int(n_iter), "tol": 0.0}
+    scaled = dict(kernel=kernel, degree=degree, standardize=standardize, **fixed)
+    if method == "sas":
+        return SAS(**scaled)
+    if method == "scss":
+        return SCSS(**scaled)
+    if method == "sfs":
+        return SFS(**scaled)
+    if method == "kfds":
+        return KFDS(standardize=standardize, **fixed)
+    if method == "arom":
+        return AROM(standardize=standardize, **fixed)
+    if method == "rfe":
+        return SVMRFE(standardize=standardize)
+    if method == "r2w2":
+        # with a fixed iteration count: one descent round on all features (no elimination)
+        extra = {} if n_iter is None else {"elimination": 1.0}
+        return R2W2(kernel=kernel, degree=degree, standardize=standardize, **fixed, **extra)
+    if method == "fisher":
+        return FisherScore()
+    raise ValueError(f"method {method!r} has no ranker; rankers: {METHODS[:-1]}")
+
+
+def svm_error(X_train, y_train, X_test, y_test, kernel: str, *, degree: int = 3,
+              standardize: bool = True) -> float:
+    """Test error of an SVM with C = 1/R̄² (footnote 4).
+
+    RBF: k(x, y) = exp(−||x − y||² / S) on S (standardised) features, i.e. sklearn's
+    gamma="scale" on unit-variance data; polynomial: (1 + ⟨x, y⟩ / S)^degree. Multiclass:
+    sklearn's one-vs-one SVC with majority vote.
+
+    Parameters
+    ----------
+    X_train : ndarray of shape (n_train, S)
+    y_train : ndarray of shape (n_train,)
+    X_test : ndarray of shape (n_test, S)
+    y_test : ndarray of shape (n_test,)
+    kernel : {"linear", "rbf", "poly"}
+
+    Returns
+    -------
+    float
+        Fraction of misclassified test points.
+    """
+    if standardize:
+        scaler = StandardScaler().fit(X_train)
+        X_train, X_test = scaler.transform(X_train), scaler.transform(X_test)
+    S = X_train.shape[1]
+    var = float(X_train.var()) or 1.0
+    gamma = 1.0 / (S * var)
+    if kernel == "linear":
+        sk = ScaledKernel("linear")
+        svc = SVC(kernel="linear")
+    elif kernel == "rbf":
+        sk = ScaledKernel("rbf", sigma=np.sqrt(1.0 / (2.0 * gamma)))
+        svc = SVC(kernel="rbf", gamma=gamma)
+    elif kernel == "poly":
+        sk = ScaledKernel("poly", degree=degree, coef=gamma)
+        svc = SVC(kernel="poly", degree=degree, gamma=gamma, coef0=1.0)
+    else:
+        raise ValueError(f"kernel must be one of {EXPERIMENT_KERNELS}, got {kernel!r}")
+    svc.set_params(C=joachims_C(X_train, sk))
+    svc.fit(X_train, y_train)
+    return float(np.mean(svc.predict(X_test) != y_test))
+
+
+def rank(method, kernel, X, y, *, degree=3, standardize=True, n_iter=None):
+    """Feature order of ``method`` (all features in their order for "svm") and fit seconds."""
+    if method == "svm":
+        return np.arange(X.shape[1]), 0.0
+    ranker = make_ranker(method, kernel, degree=degree, standardize=standardize, n_iter=n_iter)
+    t0 = time.perf_counter()
+    ranker.fit(X, y)
+    return ranker.order_, time.perf_counter() - t0
+
+
+# -- Section V-A: toy problems ---------------------------------------------------------------
+def toy_rows(problem: str, method: str, *, n_train, n_test=500, n_repeats=40, n_select=2,
+             seed=0) -> list[dict]:
+    """Fig. 1: test error of an SVM on the ``n_select`` best features of a Weston toy problem.
+
+    The linear problem uses the linear kernel, the nonlinear one the RBF kernel (for SAS /
+    SCSS / SFS and for the SVM). Data of repetition r at size n come from the seed sequence
+    (seed, problem, n, r), identical for every method.
+
+    Returns
+    -------
+    list of dict
+        One row per (n_train, repeat): problem, kernel, method, n_train, repeat, n_selected,
+        error, selected (space-separated indices), fit_seconds.
+    """
+    kernel = "linear" if problem == "linear" else "rbf"
+    if not method_applies(method, kernel):
+        return []
+    pid = 0 if problem == "linear" else 1
+    rows = []
+    for n in n_train:
+        for r in range(n_repeats):
+            ss = np.random.SeedSequence([int(seed), pid, int(n), r])
+            s_train, s_test = ss.spawn(2)
+            X, y = make_toy(problem, int(n), seed=np.random.default_rng(s_train))
+            Xt, yt = make_toy(problem, int(n_test), seed=np.random.default_rng(s_test))
+            if np.unique(y).size < 2:  # a one-class draw at n = 10: redraw deterministically
+                y[0] = -y[0]
+            order, sec = rank(method, kernel, X, y)
+            keep = order if method == "svm" else order[:n_select]
+            err = svm_error(X[:, keep], y, Xt[:, keep], yt, kernel)
+            rows.append(dict(
+                problem=problem, kernel=kernel, method=method, n_train=int(n), repeat=r,
+                n_selected=int(len(keep)), error=err,
+                selected=" ".join(map(str, np.sort(keep[:n_select]))), fit_seconds=sec,
+            ))
+    return rows
+
+
+# -- Section V-B / V-C: real data ------------------------------------------------------------
+def draw_split(y, rng, *, n_train, n_test=None, train_per_class=None, pools=None):
+    """Disjoint random train / test indices.
+
+    Parameters
+    ----------
+    y : ndarray of shape (n_samples,)
+    rng : numpy Generator
+    n_train : int or float
+        Training size, or fraction of the data when < 1 (ignored with ``train_per_class``).
+    n_test : int, float or None
+        Test size, fraction, or None for all remaining samples.
+    train_per_class : int or None
+        Draw this many training samples from every class (USPS, Table II).
+    pools : dict or None
+        ``{"train": [start, stop], "test": [start, stop]}``: draw the training samples from
+        rows start..stop−1 only and the test samples from the other range (a dataset's own
+        train / test files, e.g. USPS).
+
+    Returns
+    -------
+    train, test : ndarrays of int
+    """
+    n = y.shape[0]
+    perm = rng.permutation(n)
+    test_pool = None
+    if pools is not None:
+        (a, b), (c, d) = pools["train"], pools["test"]
+        if not (0 <= a < b <= n and 0 <= c < d <= n and (b <= c or d <= a)):
+            raise ValueError(f"pools={pools!r}: need disjoint row ranges within 0..{n}")
+        test_pool = perm[(perm >= c) & (perm < d)]
+        perm = perm[(perm >= a) & (perm < b)]
+    if train_per_class is not None:
+        codes = encode_labels(y)[0][perm]
+        train = np.concatenate([perm[codes == c][:train_per_class] for c in np.unique(codes)])
+        rest = perm[~np.isin(perm, train)]
+    else:
+        k = int(round(n_train * perm.size)) if n_train < 1 else int(n_train)
+        if not 2 <= k < perm.size:
+            raise ValueError(f"n_train={n_train!r} gives {k} training samples out of "
+                             f"{perm.size}")
+        train, rest = perm[:k], perm[k:]
+    if test_pool is not None:
+        rest = test_pool
+    if n_test is not None:
+        k = int(round(n_test * n)) if n_test < 1 else int(n_test)
+        if k > rest.size:
+            raise ValueError(f"n_test={n_test!r} asks {k} test samples, only {rest.size} left")
+        rest = rest[:k]
+    return np.sort(train), np.sort(rest)
+
+
+def realdata_rows(X, y, *, experiment: str, dataset: str, method: str, kernel: str,
+                  n_selected, n_train, n_test=None, train_per_class=None, pools=None,
+                  n_repeats=30, degree=3, standardize=True, seed=0) -> list[dict]:
+    """Section V-B/C: error of an SVM on the S best-ranked features, for every S.
+
+    Returns
+    -------
+    list of dict
+        One row per (repeat, S): experiment, dataset, kernel, method, repeat, n_selected,
+        error, fit_seconds, n_train, n_test.
+    """
+    if not method_applies(method, kernel):
+        return []
+    D = X.shape[1]
+    bad = [s for s in n_selected if not 1 <= s <= D]
+    if bad:
+        raise ValueError(f"n_selected {bad} out of range 1..{D} for dataset {dataset!r}")
+    rows = []
+    for r in range(n_repeats):
+        # the split depends on (seed, dataset, repeat) only: the same for every method/kernel
+        rng = np.random.default_rng(np.random.SeedSequence(
+            [int(seed), r, *map(ord, dataset)]))
+        tr, te = draw_split(y, rng, n_train=n_train, n_test=n_test,
+                            train_per_class=train_per_class, pools=pools)
+        order, sec = rank(method, kernel, X[tr], y[tr], degree=degree, standardize=standardize)
+        for S in (list(n_selected) if method != "svm" else [D]):
+            keep = order[:S]
+            err = svm_error(X[tr][:, keep], y[tr], X[te][:, keep], y[te], kernel,
+                            degree=degree, standardize=standardize)
+            rows.append(dict(
+                experiment=experiment, dataset=dataset, kernel=kernel, method=method,
+                repeat=r, n_selected=int(S), error=err, fit_seconds=sec,
+                n_train=int(tr.size), n_test=int(te.size),
+            ))
+    return rows
+
+
+# -- Section VI-C: CPU time -------------------------------------------------------------------
+def timing_problem(n_samples: int, n_features: int, seed=0):
+    """Two Gaussian classes, the first min(5, D) features shifted by ±0.5 (timing data)."""
+    rng = np.random.default_rng(seed)
+    y = np.where(np.arange(n_samples) % 2 == 0, 1.0, -1.0)
+    X = rng.normal(size=(n_samples, n_features))
+    X[:, : min(5, n_features)] += 0.5 * y[:, None]
+    return X, y
+
+
+def cputime_rows(axis: str, grid, *, fixed: int = 30, methods=("arom", "rfe", "sas", "kfds"),
+                 n_iter: int = 10, n_repeats: int = 3, seed=0) -> list[dict]:
+    """Tables VIII (axis "N": samples grow, D = fixed) and IX (axis "D": features grow).
+
+    Every iterative method runs exactly ``n_iter`` iterations (Section VI-C); the time of a
+    cell is the minimum over ``n_repeats`` runs (run with one BLAS thread by the caller).
+
+    Returns
+    -------
+    list of dict
+        axis, N, D, method, seconds (min over repeats), repeats.
+    """
+    if axis not in ("N", "D"):
+        raise ValueError(f"axis must be 'N' or 'D', got {axis!r}")
+    rows = []
+    for v in grid:
+        N, D = (int(v), fixed) if axis == "N" else (fixed, int(v))
+        X, y = timing_problem(N, D, seed=seed)
+        for method in methods:
+            kernel = "rbf" if method in ("sas", "scss", "sfs", "r2w2") else "linear"
+            best = np.inf
+            for _ in range(n_repeats):
+                ranker = make_ranker(method, kernel, n_iter=n_iter)
+                t0 = time.perf_counter()
+                ranker.fit(X, y)
+                best = min(best, time.perf_counter() - t0)
+            rows.append(dict(axis=axis, N=N, D=D, method=method, seconds=best,
+                             repeats=n_repeats))
+    return rows
