@@ -4,18 +4,24 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 CORES  ?= 2
 
-.PHONY: install test reproduce bench clean
+.PHONY: install test lint reproduce bench clean
 
 $(BIN)/rlsbench: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,lint]'
 	touch $@
 
 install: $(BIN)/rlsbench
 
 test: install
 	$(BIN)/python -m pytest -n 2 --dist loadfile tests
+
+# Style: ruff (lint + format) for Python, snakefmt for the Snakemake files.
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/snakefmt --check Snakefile workflow/
 
 # Every part on the embedded default config (no network needed), then the HTML report.
 # --force-use-threads: the main part's many small jobs are `run:` calls into the library;

@@ -25,10 +25,10 @@ include: "workflow/rules/sunyao.smk"
 # Each part's rule file defines <PART>_TARGETS (empty when its config section is absent or
 # disabled), so `snakemake` with no target builds every enabled part.
 rule all:
+    default_target: True
     input:
         MAIN_TARGETS,
         SCALING_TARGETS,
         BUTENEERS_TARGETS,
         RAMONA_TARGETS,
         SUNYAO_TARGETS,
-    default_target: True

@@ -121,19 +121,29 @@ def main(argv=None):
     p.add_argument("--bias", type=float, default=0.0)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--repeats", type=int, default=2, help="timed runs of the full problem")
-    p.add_argument("--small-samples", type=int, default=10_000,
-                   help="m of the comparison with the numpy fallback and the per-feature loop")
-    p.add_argument("--loop-rounds", type=int, default=3,
-                   help="rounds of the per-feature loop baseline (it is slow)")
+    p.add_argument(
+        "--small-samples",
+        type=int,
+        default=10_000,
+        help="m of the comparison with the numpy fallback and the per-feature loop",
+    )
+    p.add_argument(
+        "--loop-rounds",
+        type=int,
+        default=3,
+        help="rounds of the per-feature loop baseline (it is slow)",
+    )
     p.add_argument("--json", help="also write the figures to this JSON file")
     args = p.parse_args(argv)
     m, n, k = args.n_samples, args.n_features, args.k
 
     X, y = make_two_gaussians(m, n, seed=args.seed)
     gb = X.nbytes / 1e9
-    print(f"greedy RLS benchmark: m={m} n={n} k={k} λ={args.alpha} bias={args.bias}; "
-          f"X is {gb:.2f} GB float64; python {platform.python_version()}, "
-          f"numpy {np.__version__}")
+    print(
+        f"greedy RLS benchmark: m={m} n={n} k={k} λ={args.alpha} bias={args.bias}; "
+        f"X is {gb:.2f} GB float64; python {platform.python_version()}, "
+        f"numpy {np.__version__}"
+    )
     greedy_rls(X[:300], y[:300], 2, args.alpha)  # compile / load the numba kernels
 
     # Peak memory of one selection on top of X (tracemalloc sees numpy's buffers).
@@ -158,31 +168,45 @@ def main(argv=None):
     bw_eff = moved / total
 
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"\nfull problem (numba backend, best of {args.repeats}; all runs: "
-          f"{', '.join(f'{r[0]:.2f}' for r in runs)} s; load average {load:.1f} on "
-          f"{os.cpu_count()} CPUs)")
+    print(
+        f"\nfull problem (numba backend, best of {args.repeats}; all runs: "
+        f"{', '.join(f'{r[0]:.2f}' for r in runs)} s; load average {load:.1f} on "
+        f"{os.cpu_count()} CPUs)"
+    )
     print(f"  total selection time     {total:8.2f} s   (paper, 2010 desktop: ~700 s)")
-    print(f"  CPU time of that run     {cpu:8.2f} s   (all threads; ≈ wall × threads when "
-          "the machine is otherwise idle)")
+    print(
+        f"  CPU time of that run     {cpu:8.2f} s   (all threads; ≈ wall × threads when "
+        "the machine is otherwise idle)"
+    )
     print(f"  set-up (cache C = G X)   {info['init_seconds']:8.3f} s")
-    print(f"  seconds per round        {rounds.mean():8.3f} s   "
-          f"(min {rounds.min():.3f}, max {rounds.max():.3f})")
+    print(
+        f"  seconds per round        {rounds.mean():8.3f} s   "
+        f"(min {rounds.min():.3f}, max {rounds.max():.3f})"
+    )
     print(f"  streaming bandwidth      {bw_copy / 1e9:8.1f} GB/s (numpy copy of X, read+write)")
-    print(f"  effective bandwidth      {bw_eff / 1e9:8.1f} GB/s ({moved / 1e9:.1f} GB moved; "
-          f"{bw_eff / bw_copy:.0%} of the copy)")
-    print(f"  peak memory (traced)     {(X.nbytes + traced_peak) / X.nbytes:8.2f} × X "
-          "(X + everything the selection allocates)")
-    print(f"  max resident set size    {maxrss / X.nbytes:8.2f} × X (whole process, incl. "
-          f"{(rss_before - X.nbytes) / 1e6:.0f} MB of interpreter and libraries); "
-          f"{(X.nbytes + maxrss - rss_before) / X.nbytes:.2f} × X above that")
+    print(
+        f"  effective bandwidth      {bw_eff / 1e9:8.1f} GB/s ({moved / 1e9:.1f} GB moved; "
+        f"{bw_eff / bw_copy:.0%} of the copy)"
+    )
+    print(
+        f"  peak memory (traced)     {(X.nbytes + traced_peak) / X.nbytes:8.2f} × X "
+        "(X + everything the selection allocates)"
+    )
+    print(
+        f"  max resident set size    {maxrss / X.nbytes:8.2f} × X (whole process, incl. "
+        f"{(rss_before - X.nbytes) / 1e6:.0f} MB of interpreter and libraries); "
+        f"{(X.nbytes + maxrss - rss_before) / X.nbytes:.2f} × X above that"
+    )
 
     # One thread each (numba and BLAS): ratios of work, robust to other load on the machine.
     cpu0 = time.process_time()
     with threadpool_limits(1):
         p1, total_1 = timed(greedy_rls, X, y, k, args.alpha, bias=args.bias, n_jobs=1)
     cpu_1 = time.process_time() - cpu0
-    print(f"  one thread               {total_1:8.2f} s   (CPU {cpu_1:.2f} s; parallel speed-up "
-          f"{total_1 / total:.2f}×)")
+    print(
+        f"  one thread               {total_1:8.2f} s   (CPU {cpu_1:.2f} s; parallel speed-up "
+        f"{total_1 / total:.2f}×)"
+    )
 
     ms = min(args.small_samples, m)
     Xs, ys = np.ascontiguousarray(X[:ms]), y[:ms]
@@ -191,35 +215,54 @@ def main(argv=None):
         pn, t_numpy = timed(greedy_rls, Xs, ys, k, args.alpha, backend="numpy")
         kl = min(args.loop_rounds, k)
         sel_loop, t_loop = timed(per_feature_loop, Xs, ys, kl, args.alpha)
-    same = np.array_equal(ps.selected, pn.selected) and np.array_equal(sel_loop,
-                                                                       ps.selected[:kl])
+    same = np.array_equal(ps.selected, pn.selected) and np.array_equal(sel_loop, ps.selected[:kl])
     numba_round = np.mean(ps.info["round_seconds"])
     loop_round = t_loop / kl
     loop_full = loop_round * (m / ms) * k
-    print(f"\none-thread comparison at m={ms} (same data, bias 0, squared criterion; "
-          f"selections identical: {same})")
+    print(
+        f"\none-thread comparison at m={ms} (same data, bias 0, squared criterion; "
+        f"selections identical: {same})"
+    )
     print(f"  numba backend            {t_numba:8.2f} s   ({numba_round:.4f} s/round)")
     print(f"  numpy fallback           {t_numpy:8.2f} s   ({t_numpy / t_numba:.1f} × numba)")
-    print(f"  per-feature numpy loop   {loop_round:8.2f} s/round over {kl} rounds "
-          f"({loop_round / numba_round:.0f} × numba per round)")
-    print(f"  per-feature loop, extrapolated to m={m}, k={k}: {loop_full:.0f} s "
-          f"({loop_full / total:.0f} × the measured greedy RLS)")
+    print(
+        f"  per-feature numpy loop   {loop_round:8.2f} s/round over {kl} rounds "
+        f"({loop_round / numba_round:.0f} × numba per round)"
+    )
+    print(
+        f"  per-feature loop, extrapolated to m={m}, k={k}: {loop_full:.0f} s "
+        f"({loop_full / total:.0f} × the measured greedy RLS)"
+    )
 
     figures = {
-        "n_samples": m, "n_features": n, "k": k, "alpha": args.alpha, "bias": args.bias,
-        "x_bytes": X.nbytes, "total_seconds": total, "cpu_seconds": cpu,
-        "one_thread_seconds": total_1, "one_thread_cpu_seconds": cpu_1,
-        "load_average": load, "all_totals": [r[0] for r in runs],
-        "init_seconds": info["init_seconds"], "round_seconds_mean": float(rounds.mean()),
-        "copy_bandwidth_GBps": bw_copy / 1e9, "effective_bandwidth_GBps": bw_eff / 1e9,
+        "n_samples": m,
+        "n_features": n,
+        "k": k,
+        "alpha": args.alpha,
+        "bias": args.bias,
+        "x_bytes": X.nbytes,
+        "total_seconds": total,
+        "cpu_seconds": cpu,
+        "one_thread_seconds": total_1,
+        "one_thread_cpu_seconds": cpu_1,
+        "load_average": load,
+        "all_totals": [r[0] for r in runs],
+        "init_seconds": info["init_seconds"],
+        "round_seconds_mean": float(rounds.mean()),
+        "copy_bandwidth_GBps": bw_copy / 1e9,
+        "effective_bandwidth_GBps": bw_eff / 1e9,
         "peak_traced_over_x": (X.nbytes + traced_peak) / X.nbytes,
         "maxrss_over_x": maxrss / X.nbytes,
         "maxrss_above_baseline_over_x": (X.nbytes + maxrss - rss_before) / X.nbytes,
         "small_samples": ms,
-        "numba_small_seconds": t_numba, "numpy_small_seconds": t_numpy,
-        "loop_round_seconds_small": loop_round, "loop_extrapolated_seconds": loop_full,
-        "selections_identical": bool(same), "python": sys.version.split()[0],
-        "numpy": np.__version__, "machine": platform.machine(),
+        "numba_small_seconds": t_numba,
+        "numpy_small_seconds": t_numpy,
+        "loop_round_seconds_small": loop_round,
+        "loop_extrapolated_seconds": loop_full,
+        "selections_identical": bool(same),
+        "python": sys.version.split()[0],
+        "numpy": np.__version__,
+        "machine": platform.machine(),
     }
     if args.json:
         with atomic_path(args.json) as tmp:

@@ -30,7 +30,10 @@ def test_info_prints_the_registry_entry(capsys):
     assert main(["datasets", "info", "ijcnn1"]) == 0
     info = json.loads(capsys.readouterr().out)
     assert info["expected"]["n_samples"] == load_registry()["ijcnn1"].expected["n_samples"]
-    assert [f["mirror"] for f in info["files"]] == ["ijcnn1/ijcnn1.trn.bz2", "ijcnn1/ijcnn1.tst.bz2"]
+    assert [f["mirror"] for f in info["files"]] == [
+        "ijcnn1/ijcnn1.trn.bz2",
+        "ijcnn1/ijcnn1.tst.bz2",
+    ]
 
 
 def test_unknown_dataset_is_a_clean_error(capsys):
@@ -43,8 +46,20 @@ def test_unknown_dataset_is_a_clean_error(capsys):
 def test_fetch_with_relative_mirror_into_cache(tmp_path, capsys, monkeypatch):
     # A relative mirror path resolves against the repository root, not the current directory.
     monkeypatch.chdir(tmp_path)
-    assert main(["datasets", "fetch", "heart", "--cache-dir", str(tmp_path / "c"),
-                 "--mirror", "../shared/datasets"]) == 0
+    assert (
+        main(
+            [
+                "datasets",
+                "fetch",
+                "heart",
+                "--cache-dir",
+                str(tmp_path / "c"),
+                "--mirror",
+                "../shared/datasets",
+            ]
+        )
+        == 0
+    )
     path = Path(capsys.readouterr().out.strip())
     assert path == tmp_path / "c" / "prepared" / "heart.npz"
     ds = load_prepared(path)
@@ -57,12 +72,34 @@ def test_fetch_with_relative_mirror_into_cache(tmp_path, capsys, monkeypatch):
 def test_fetch_unreachable_lists_urls_and_exit_code(tmp_path):
     port = closed_port()
     run = subprocess.run(
-        [sys.executable, "-m", "rlsbench.benchmark.cli", "datasets", "fetch", "german.numer",
-         "--cache-dir", str(tmp_path), "--mirror", f"http://127.0.0.1:{port}", "--retries", "2",
-         "--backoff", "0.01", "--timeout", "2"], capture_output=True, text=True, timeout=120)
+        [
+            sys.executable,
+            "-m",
+            "rlsbench.benchmark.cli",
+            "datasets",
+            "fetch",
+            "german.numer",
+            "--cache-dir",
+            str(tmp_path),
+            "--mirror",
+            f"http://127.0.0.1:{port}",
+            "--retries",
+            "2",
+            "--backoff",
+            "0.01",
+            "--timeout",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 1
     assert f"http://127.0.0.1:{port}/german.numer/german.numer: " in run.stderr
-    assert "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/binary/german.numer: " in run.stderr
+    assert (
+        "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/binary/german.numer: "
+        in run.stderr
+    )
     assert not (tmp_path / "prepared").exists()
 
 
@@ -83,9 +120,13 @@ def test_synthetic_entries_come_from_the_core_generator(tmp_path):
 
     spec = load_registry()["synth_small"]
     ds = load("synth_small", cache_dir=tmp_path)
-    X, y = make_two_gaussians(spec.read["n_samples"], spec.read["n_features"],
-                              seed=spec.read["seed"], n_informative=spec.read["n_informative"],
-                              class_sep=spec.read["class_sep"])
+    X, y = make_two_gaussians(
+        spec.read["n_samples"],
+        spec.read["n_features"],
+        seed=spec.read["seed"],
+        n_informative=spec.read["n_informative"],
+        class_sep=spec.read["class_sep"],
+    )
     np.testing.assert_array_equal(ds.X, X)
     np.testing.assert_array_equal(ds.y, y)
     assert ds.class_counts() == spec.expected["class_counts"]

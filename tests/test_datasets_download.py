@@ -6,8 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from rlsbench.benchmark.datasets import (DownloadError, FileSpec, MANIFEST_NAME, candidate_urls, download,
-                               load_registry, resolve_mirror)
+from rlsbench.benchmark.datasets import (
+    MANIFEST_NAME,
+    DownloadError,
+    FileSpec,
+    candidate_urls,
+    download,
+    load_registry,
+    resolve_mirror,
+)
 from rlsbench.benchmark.datasets._testing import closed_port, serve_directory
 from rlsbench.benchmark.datasets.download import download_file
 
@@ -24,12 +31,22 @@ def registry():
 def test_mirror_resolution(tmp_path):
     assert resolve_mirror("http://h:1/a/") == "http://h:1/a"
     assert resolve_mirror("file:///x/y") == "file:///x/y"
-    assert resolve_mirror("../shared/datasets", root=tmp_path / "repo") == \
-        (tmp_path / "shared" / "datasets").as_uri()
-    f = FileSpec(name="a", mirror="d/a b", upstream=("https://up/a",), sha256="0" * 64,
-                 content_sha256="0" * 64)
+    assert (
+        resolve_mirror("../shared/datasets", root=tmp_path / "repo")
+        == (tmp_path / "shared" / "datasets").as_uri()
+    )
+    f = FileSpec(
+        name="a",
+        mirror="d/a b",
+        upstream=("https://up/a",),
+        sha256="0" * 64,
+        content_sha256="0" * 64,
+    )
     assert candidate_urls(f, ["http://m1", "/abs"], root=tmp_path) == [
-        "http://m1/d/a%20b", "file:///abs/d/a%20b", "https://up/a"]
+        "http://m1/d/a%20b",
+        "file:///abs/d/a%20b",
+        "https://up/a",
+    ]
 
 
 @needs_mirror
@@ -65,13 +82,22 @@ def test_unreachable_host_lists_every_url_tried(tmp_path, registry):
     port = closed_port()
     mirrors = [f"http://127.0.0.1:{port}", str(tmp_path / "missing")]
     with pytest.raises(DownloadError) as err:
-        download_file("ijcnn1", spec.files[0], tmp_path / "raw", mirrors=mirrors, retries=2,
-                      backoff=0.01, timeout=2)
+        download_file(
+            "ijcnn1",
+            spec.files[0],
+            tmp_path / "raw",
+            mirrors=mirrors,
+            retries=2,
+            backoff=0.01,
+            timeout=2,
+        )
     message = str(err.value)
     assert "dataset 'ijcnn1'" in message and "ijcnn1.trn.bz2" in message
-    tried = [f"http://127.0.0.1:{port}/ijcnn1/ijcnn1.trn.bz2",
-             (tmp_path / "missing" / "ijcnn1" / "ijcnn1.trn.bz2").as_uri(),
-             "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/binary/ijcnn1.bz2"]
+    tried = [
+        f"http://127.0.0.1:{port}/ijcnn1/ijcnn1.trn.bz2",
+        (tmp_path / "missing" / "ijcnn1" / "ijcnn1.trn.bz2").as_uri(),
+        "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/binary/ijcnn1.bz2",
+    ]
     for url in tried:
         assert f"  - {url}: " in message
     assert "Connection refused" in message or "ConnectionRefusedError" in message
@@ -92,7 +118,7 @@ def test_corrupted_and_truncated_copies_rejected_then_rerun_resumes(tmp_path, re
     bad = tmp_path / "bad_mirror" / "ijcnn1"
     bad.mkdir(parents=True)
     trn = (SHARED / "ijcnn1" / "ijcnn1.trn.bz2").read_bytes()
-    (bad / "ijcnn1.trn.bz2").write_bytes(trn[: len(trn) // 3])            # truncated
+    (bad / "ijcnn1.trn.bz2").write_bytes(trn[: len(trn) // 3])  # truncated
     raw = tmp_path / "raw"
     with serve_directory(tmp_path / "bad_mirror") as url, pytest.raises(DownloadError) as err:
         download(spec, raw, mirrors=[url], retries=1, timeout=5)
@@ -112,7 +138,8 @@ def test_corrupted_and_truncated_copies_rejected_then_rerun_resumes(tmp_path, re
     with serve_directory(tmp_path / "bad_mirror") as url:
         download(spec, raw, mirrors=[url], retries=1)
     assert sorted(p.name for p in raw.iterdir()) == sorted(
-        ["ijcnn1.trn.bz2", "ijcnn1.tst.bz2", MANIFEST_NAME])
+        ["ijcnn1.trn.bz2", "ijcnn1.tst.bz2", MANIFEST_NAME]
+    )
 
 
 @needs_mirror
@@ -137,6 +164,8 @@ def test_404_is_reported_and_not_retried(tmp_path, registry):
     empty.mkdir()
     with serve_directory(empty) as url, pytest.raises(DownloadError) as err:
         download(registry["musk"], tmp_path / "raw", mirrors=[url], retries=5, backoff=30)
-    line = next(l for l in str(err.value).splitlines() if l.startswith(f"  - {url}/musk/clean1.data"))
+    line = next(
+        l for l in str(err.value).splitlines() if l.startswith(f"  - {url}/musk/clean1.data")
+    )
     assert line.endswith("HTTP 404 File not found")  # permanent: no retries (backoff would be 30 s)
     assert not (tmp_path / "raw" / MANIFEST_NAME).exists()

@@ -26,8 +26,11 @@ def test_identical_copy_passes_by_stored_digest(stored):
     assert verify_file(path, digest, PIN) == "stored"
 
 
-@pytest.mark.parametrize("pack", [lambda b: bz2.compress(b, 1), lambda b: gzip.compress(b, 3),
-                                  lambda b: b], ids=["bz2-level1", "gzip", "uncompressed"])
+@pytest.mark.parametrize(
+    "pack",
+    [lambda b: bz2.compress(b, 1), lambda b: gzip.compress(b, 3), lambda b: b],
+    ids=["bz2-level1", "gzip", "uncompressed"],
+)
 def test_recompressed_same_content_passes_by_content_digest(tmp_path, stored, pack):
     _, digest = stored
     other = tmp_path / "other"

@@ -10,8 +10,15 @@ import numpy as np
 import pytest
 import yaml
 
-from rlsbench.benchmark.datasets import (FormatError, IntegrityError, RegistryError, download,
-                               load_prepared, load_registry, prepare)
+from rlsbench.benchmark.datasets import (
+    FormatError,
+    IntegrityError,
+    RegistryError,
+    download,
+    load_prepared,
+    load_registry,
+    prepare,
+)
 from rlsbench.benchmark.datasets.registry import _spec
 
 
@@ -28,9 +35,15 @@ def make_dataset(tmp_path, name, files, **entry):
             content = gzip.decompress(data)
         elif data[:3] == b"BZh":
             content = bz2.decompress(data)
-        specs.append({"name": fname, "mirror": f"{name}/{fname}", "upstream": [],
-                      "sha256": hashlib.sha256(data).hexdigest(),
-                      "content_sha256": hashlib.sha256(content).hexdigest()})
+        specs.append(
+            {
+                "name": fname,
+                "mirror": f"{name}/{fname}",
+                "upstream": [],
+                "sha256": hashlib.sha256(data).hexdigest(),
+                "content_sha256": hashlib.sha256(content).hexdigest(),
+            }
+        )
     entry = {"description": "test", "preprocessing": "test", "files": specs, **entry}
     spec = _spec(name, entry)
     raw_dir = tmp_path / "raw" / name
@@ -39,9 +52,13 @@ def make_dataset(tmp_path, name, files, **entry):
 
 
 LIBSVM = b"+1 1:0.5 3:2\n-1 2:1.5\n+1 1:1 2:2 3:3\n-1 3:-1\n"
-BINARY = {"task": "binary", "format": "libsvm", "read": {"n_features": 3},
-          "labels": {"positive": [1], "negative": [-1]},
-          "expected": {"n_samples": 4, "n_features": 3, "class_counts": {"+1": 2, "-1": 2}}}
+BINARY = {
+    "task": "binary",
+    "format": "libsvm",
+    "read": {"n_features": 3},
+    "labels": {"positive": [1], "negative": [-1]},
+    "expected": {"n_samples": 4, "n_features": 3, "class_counts": {"+1": 2, "-1": 2}},
+}
 
 
 def assert_no_output(out):
@@ -104,8 +121,10 @@ def test_shape_and_class_counts_are_checked_against_registry(tmp_path):
     spec, raw, out = make_dataset(tmp_path, "a", {"a": LIBSVM}, **wrong_shape)
     with pytest.raises(FormatError, match=r"shape \(4, 3\) differs .* \(5, 3\)"):
         prepare(spec, raw, out)
-    wrong_counts = {**BINARY, "expected": {**BINARY["expected"],
-                                           "class_counts": {"+1": 3, "-1": 1}}}
+    wrong_counts = {
+        **BINARY,
+        "expected": {**BINARY["expected"], "class_counts": {"+1": 3, "-1": 1}},
+    }
     spec, raw, out = make_dataset(tmp_path, "b", {"b": LIBSVM}, **wrong_counts)
     with pytest.raises(FormatError, match="class counts .* differ"):
         prepare(spec, raw, out)
@@ -123,11 +142,21 @@ def test_raw_file_changed_after_download_is_caught(tmp_path):
 
 
 CSV = b"id,a,b,cls\n1,0.5,x,g\n2,?,y,b\n3,1.5,x,g\n4,2.5,z,b\n"
-CSV_ENTRY = {"task": "binary", "format": "uci-csv",
-             "read": {"sep": ",", "header": True, "target": "cls", "drop": ["id"],
-                      "categorical": ["b"], "na_values": ["?"], "missing": "drop-rows"},
-             "labels": {"positive": ["g"], "negative": ["b"]},
-             "expected": {"n_samples": 3, "n_features": 4, "class_counts": {"+1": 2, "-1": 1}}}
+CSV_ENTRY = {
+    "task": "binary",
+    "format": "uci-csv",
+    "read": {
+        "sep": ",",
+        "header": True,
+        "target": "cls",
+        "drop": ["id"],
+        "categorical": ["b"],
+        "na_values": ["?"],
+        "missing": "drop-rows",
+    },
+    "labels": {"positive": ["g"], "negative": ["b"]},
+    "expected": {"n_samples": 3, "n_features": 4, "class_counts": {"+1": 2, "-1": 1}},
+}
 
 
 def test_csv_drops_missing_rows_and_one_hot_encodes(tmp_path):
@@ -148,13 +177,15 @@ def test_csv_missing_value_error_names_line(tmp_path):
 
 
 def test_csv_non_numeric_and_bad_label_name_line(tmp_path):
-    spec, raw, out = make_dataset(tmp_path, "c1", {"d.csv": CSV.replace(b"2.5", b"2.5e")},
-                                  **CSV_ENTRY)
+    spec, raw, out = make_dataset(
+        tmp_path, "c1", {"d.csv": CSV.replace(b"2.5", b"2.5e")}, **CSV_ENTRY
+    )
     with pytest.raises(FormatError, match=r"non-numeric value '2.5e'") as err:
         prepare(spec, raw, out)
     assert err.value.line == 5
-    spec, raw, out = make_dataset(tmp_path, "c2", {"d.csv": CSV.replace(b"x,g\n", b"x,G\n", 1)},
-                                  **CSV_ENTRY)
+    spec, raw, out = make_dataset(
+        tmp_path, "c2", {"d.csv": CSV.replace(b"x,g\n", b"x,G\n", 1)}, **CSV_ENTRY
+    )
     with pytest.raises(FormatError, match=r"label 'G' outside the expected set") as err:
         prepare(spec, raw, out)
     assert err.value.line == 2
@@ -163,39 +194,67 @@ def test_csv_non_numeric_and_bad_label_name_line(tmp_path):
 def test_multiclass_and_regression_targets(tmp_path):
     text = b"3 0.1 0.2\n1 0.3 0.4\n3 0.5 0.6\n"
     spec, raw, out = make_dataset(
-        tmp_path, "mc", {"d.txt": text}, task="multiclass", format="dense-text",
-        read={"target": 0}, labels={"classes": [1, 3]},
-        expected={"n_samples": 3, "n_features": 2, "class_counts": {"0": 1, "1": 2}})
+        tmp_path,
+        "mc",
+        {"d.txt": text},
+        task="multiclass",
+        format="dense-text",
+        read={"target": 0},
+        labels={"classes": [1, 3]},
+        expected={"n_samples": 3, "n_features": 2, "class_counts": {"0": 1, "1": 2}},
+    )
     ds = prepare(spec, raw, out)
     assert ds.y.dtype == np.int64 and ds.y.tolist() == [1, 0, 1]
     np.testing.assert_array_equal(ds.targets(), [[-1, 1], [1, -1], [-1, 1]])
-    spec, raw, out = make_dataset(tmp_path, "reg", {"d.txt": text}, task="regression",
-                                  format="dense-text", read={"target": -1},
-                                  expected={"n_samples": 3, "n_features": 2})
+    spec, raw, out = make_dataset(
+        tmp_path,
+        "reg",
+        {"d.txt": text},
+        task="regression",
+        format="dense-text",
+        read={"target": -1},
+        expected={"n_samples": 3, "n_features": 2},
+    )
     ds = load_prepared(prepare(spec, raw, out) and out)
     assert ds.y.dtype == np.float64 and ds.y.tolist() == [0.2, 0.4, 0.6]
 
 
 def test_arff_nominal_one_hot_in_declared_order(tmp_path):
-    arff = (b"@relation t\n@attribute m {E, B}\n@attribute v real\n@attribute class real\n"
-            b"@data\nB,1,0.5\n% comment\nE,2,1.5\n")
-    spec, raw, out = make_dataset(tmp_path, "arff", {"t.arff": arff}, task="regression",
-                                  format="arff", read={"target": "class"},
-                                  expected={"n_samples": 2, "n_features": 3})
+    arff = (
+        b"@relation t\n@attribute m {E, B}\n@attribute v real\n@attribute class real\n"
+        b"@data\nB,1,0.5\n% comment\nE,2,1.5\n"
+    )
+    spec, raw, out = make_dataset(
+        tmp_path,
+        "arff",
+        {"t.arff": arff},
+        task="regression",
+        format="arff",
+        read={"target": "class"},
+        expected={"n_samples": 2, "n_features": 3},
+    )
     ds = prepare(spec, raw, out)
     assert ds.feature_names == ["m=E", "m=B", "v"]
     np.testing.assert_array_equal(ds.X, [[0, 1, 1], [1, 0, 2]])
     bad = arff.replace(b"E,2,1.5", b"E,2,?")
-    spec, raw, out = make_dataset(tmp_path, "arff2", {"t.arff": bad}, task="regression",
-                                  format="arff", read={"target": "class"},
-                                  expected={"n_samples": 2, "n_features": 3})
+    spec, raw, out = make_dataset(
+        tmp_path,
+        "arff2",
+        {"t.arff": bad},
+        task="regression",
+        format="arff",
+        read={"target": "class"},
+        expected={"n_samples": 2, "n_features": 3},
+    )
     with pytest.raises(FormatError, match="missing value") as err:
         prepare(spec, raw, out)
     assert err.value.line == 8
 
 
 def _idx(array, code):
-    header = struct.pack(">BBBB", 0, 0, code, array.ndim) + struct.pack(f">{array.ndim}I", *array.shape)
+    header = struct.pack(">BBBB", 0, 0, code, array.ndim) + struct.pack(
+        f">{array.ndim}I", *array.shape
+    )
     return header + array.tobytes()
 
 
@@ -204,10 +263,13 @@ def test_idx_pairs_keep_pixels_and_truncation(tmp_path):
     images[:, 0, 0] = [1, 2, 3]
     labels = np.array([5, 1, 5], dtype=np.uint8)
     files = {"img": gzip.compress(_idx(images, 8)), "lab": _idx(labels, 8)}
-    entry = dict(task="binary", format="idx",
-                 read={"pairs": [{"images": "img", "labels": "lab"}], "keep_pixels": 4},
-                 labels={"positive": [5], "negative": [1]},
-                 expected={"n_samples": 3, "n_features": 4, "class_counts": {"+1": 2, "-1": 1}})
+    entry = dict(
+        task="binary",
+        format="idx",
+        read={"pairs": [{"images": "img", "labels": "lab"}], "keep_pixels": 4},
+        labels={"positive": [5], "negative": [1]},
+        expected={"n_samples": 3, "n_features": 4, "class_counts": {"+1": 2, "-1": 1}},
+    )
     spec, raw, out = make_dataset(tmp_path, "idx", files, **entry)
     ds = prepare(spec, raw, out)
     assert ds.feature_names == ["pixel1", "pixel2", "pixel3", "pixel4"]

@@ -42,8 +42,11 @@ def test_corrupted_and_truncated_mirror_fails_cleanly_then_resumes(tmp_path):
     log_i = (work / "results/datasets/logs/download/ijcnn1.log").read_text()
     assert f"{url}/ijcnn1/ijcnn1.trn.bz2: truncated .bz2 stream" in log_i
     assert "ijcnn1.bz2" in log_i  # the upstream URL was tried and listed too
-    left = [p for p in (work / "results" / "datasets").rglob("*")
-            if p.is_file() and "logs" not in p.parts]
+    left = [
+        p
+        for p in (work / "results" / "datasets").rglob("*")
+        if p.is_file() and "logs" not in p.parts
+    ]
     assert left == []  # no raw file, no verified.json, no prepared file, no temp file
     # Fix the cause (a good mirror after the bad one) and rerun: it resumes and completes.
     with serve_directory(bad) as bad_url, serve_directory(SHARED) as good_url:

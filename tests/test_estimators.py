@@ -10,9 +10,14 @@ from rlsbench.numerics.rls import choose_alpha, fit_rls
 from rlsbench.numerics.selection import greedy_rls
 from rlsbench.numerics.synthetic import make_two_gaussians
 
-ESTIMATORS = [GreedyRLS(), GreedyRLS(backend="numpy", alpha="loo", criterion="squared"),
-              LowRankLSSVM(), WrapperRLS(), WrapperRLS(loo="blackbox", n_features_to_select=2),
-              RandomSelector(random_state=0)]
+ESTIMATORS = [
+    GreedyRLS(),
+    GreedyRLS(backend="numpy", alpha="loo", criterion="squared"),
+    LowRankLSSVM(),
+    WrapperRLS(),
+    WrapperRLS(loo="blackbox", n_features_to_select=2),
+    RandomSelector(random_state=0),
+]
 
 
 @parametrize_with_checks(ESTIMATORS)
@@ -52,8 +57,9 @@ def test_string_labels_map_to_plus_minus_one_and_back():
     labels = np.where(y > 0, "spam", "ham")
     est = WrapperRLS(n_features_to_select=2, criterion="zero_one").fit(X, labels)
     np.testing.assert_array_equal(est.classes_, ["ham", "spam"])
-    ref = greedy_rls(X, np.where(labels == "spam", 1.0, -1.0), 2, 1.0, bias=1.0,
-                     criterion="zero_one")
+    ref = greedy_rls(
+        X, np.where(labels == "spam", 1.0, -1.0), 2, 1.0, bias=1.0, criterion="zero_one"
+    )
     np.testing.assert_array_equal(est.selected_, ref.selected)
     assert set(est.predict(X)) <= {"ham", "spam"}
 
@@ -87,8 +93,9 @@ def test_random_selector_is_reproducible():
     np.testing.assert_array_equal(a, b)
 
 
-@pytest.mark.parametrize("name", ["greedy_rls", "lowrank_lssvm", "wrapper_blackbox",
-                                  "wrapper_loo", "random"])
+@pytest.mark.parametrize(
+    "name", ["greedy_rls", "lowrank_lssvm", "wrapper_blackbox", "wrapper_loo", "random"]
+)
 def test_registered_methods_return_a_path_of_k_steps(name):
     X, y = make_two_gaussians(30, 8, seed=7, n_informative=2)
     method = get_method(name)
@@ -98,8 +105,9 @@ def test_registered_methods_return_a_path_of_k_steps(name):
     assert np.all((path.criterion >= 0) & (path.criterion <= 1))
     assert method.randomized == (name == "random")
     if name != "random":
-        ref = get_method("wrapper_loo").run(X, y, alpha=1.0, k=3, criterion="zero_one",
-                                            bias=1.0, seed=0, n_jobs=1)
+        ref = get_method("wrapper_loo").run(
+            X, y, alpha=1.0, k=3, criterion="zero_one", bias=1.0, seed=0, n_jobs=1
+        )
         np.testing.assert_array_equal(path.selected, ref.selected)
 
 

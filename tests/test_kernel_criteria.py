@@ -88,8 +88,9 @@ def test_alignment_gradient_matches_finite_differences(kernel, n_classes, target
     def dense(v):
         return alignment(kernel.gram(X, X, v), T)
 
-    value, grad = criterion_value_grad(X, codes, counts, w, kernel, "alignment", target=target,
-                                       block_size=6)
+    value, grad = criterion_value_grad(
+        X, codes, counts, w, kernel, "alignment", target=target, block_size=6
+    )
     assert value == pytest.approx(dense(w), rel=1e-12)
     np.testing.assert_allclose(grad, _fd(dense, w), rtol=1e-5, atol=1e-8)
     # the dense reference of eq. 7-9 agrees as well
@@ -107,8 +108,9 @@ def test_separability_gradient_matches_finite_differences(kernel, n_classes):
     def dense(v):
         return class_separability(kernel.gram(X, X, v), y, eps)
 
-    value, grad = criterion_value_grad(X, codes, counts, w, kernel, "separability",
-                                       epsilon=eps, block_size=5)
+    value, grad = criterion_value_grad(
+        X, codes, counts, w, kernel, "separability", epsilon=eps, block_size=5
+    )
     assert value == pytest.approx(dense(w), rel=1e-11)
     np.testing.assert_allclose(grad, _fd(dense, w), rtol=1e-5, atol=1e-8)
     ref = class_separability_grad(kernel.gram(X, X, w), kernel.grad_gram(X, X, w), y, eps)
@@ -144,8 +146,9 @@ def test_blockwise_sums_equal_dense_formulas(kernel, block_size):
     assert s.sb == pytest.approx(sb, rel=1e-10, abs=1e-10)
     assert s.sw == pytest.approx(sw, rel=1e-12)
     for name, M in [("kt", T), ("kk", K), ("sb", Mb), ("sw", Mw)]:
-        np.testing.assert_allclose(getattr(s, "d_" + name), np.einsum("dij,ij->d", dK, M),
-                                   rtol=1e-9, atol=1e-9)
+        np.testing.assert_allclose(
+            getattr(s, "d_" + name), np.einsum("dij,ij->d", dK, M), rtol=1e-9, atol=1e-9
+        )
     n_row_blocks = 1 if block_size is None else -(-31 // block_size)
     expected_blocks = n_row_blocks * (n_row_blocks + 1) // 2  # upper triangle only
     assert s.n_blocks == expected_blocks
@@ -234,7 +237,8 @@ def test_blockwise_never_forms_more_than_a_block():
     X, y, w = _problem(n=50, n_classes=3)
     codes, _, counts = encode_labels(y)
     kernel = SpyKernel("rbf", sigma=2.0)
-    s = gram_sums(X, codes, counts, w, kernel, target_classes=target_class_matrix(counts),
-                  block_size=8)
+    s = gram_sums(
+        X, codes, counts, w, kernel, target_classes=target_class_matrix(counts), block_size=8
+    )
     assert max(max(sh) for sh in shapes) == 8
     assert s.kk == pytest.approx(np.vdot(kernel.gram(X, X, w), kernel.gram(X, X, w)))

@@ -53,8 +53,9 @@ def test_splits_are_disjoint_and_sized_as_asked():
     with pytest.raises(ValueError, match="n_test"):
         draw_split(y, rng, n_train=90, n_test=20)
     y = np.arange(100) % 3
-    tr, te = draw_split(y, rng, n_train=0, train_per_class=5,
-                        pools={"train": [0, 80], "test": [80, 100]})
+    tr, te = draw_split(
+        y, rng, n_train=0, train_per_class=5, pools={"train": [0, 80], "test": [80, 100]}
+    )
     assert tr.max() < 80 and te.min() >= 80 and te.size == 20
     np.testing.assert_array_equal(np.bincount(y[tr]), [5, 5, 5])
 
@@ -62,6 +63,7 @@ def test_splits_are_disjoint_and_sized_as_asked():
 def test_toy_rows_are_reproducible_and_share_the_data_across_methods():
     a = toy_rows("linear", "fisher", n_train=[20], n_test=100, n_repeats=2, seed=3)
     b = toy_rows("linear", "fisher", n_train=[20], n_test=100, n_repeats=2, seed=3)
+
     def drop_time(rows):
         return [{k: v for k, v in r.items() if k != "fit_seconds"} for r in rows]
 
@@ -88,20 +90,45 @@ def test_realdata_rows_cover_every_repeat_and_s():
     y = np.repeat([0, 1, 2], 30)
     X = rng.normal(size=(90, 6))
     X[:, 2] += y
-    rows = realdata_rows(X, y, experiment="e", dataset="d", method="sas", kernel="rbf",
-                         n_selected=[1, 3], n_train=60, n_repeats=2)
+    rows = realdata_rows(
+        X,
+        y,
+        experiment="e",
+        dataset="d",
+        method="sas",
+        kernel="rbf",
+        n_selected=[1, 3],
+        n_train=60,
+        n_repeats=2,
+    )
     assert [(r["repeat"], r["n_selected"]) for r in rows] == [(0, 1), (0, 3), (1, 1), (1, 3)]
     assert all(r["n_train"] == 60 and r["n_test"] == 30 for r in rows)
     with pytest.raises(ValueError, match="n_selected"):
-        realdata_rows(X, y, experiment="e", dataset="d", method="sas", kernel="rbf",
-                      n_selected=[7], n_train=60, n_repeats=1)
+        realdata_rows(
+            X,
+            y,
+            experiment="e",
+            dataset="d",
+            method="sas",
+            kernel="rbf",
+            n_selected=[7],
+            n_train=60,
+            n_repeats=1,
+        )
 
 
 def test_tables_put_our_numbers_beside_the_papers():
-    rows = pd.DataFrame({
-        "experiment": "t4", "dataset": "sonar", "kernel": "rbf", "method": "sas",
-        "n_selected": 10, "repeat": [0, 1], "error": [0.2, 0.3],
-    })
+    rows = pd.DataFrame(
+        {
+            "experiment": "t4",
+            "dataset": "sonar",
+            "kernel": "rbf",
+            "method": "sas",
+            "n_selected": 10,
+            "repeat": [0, 1],
+            "error": [0.2, 0.3],
+        }
+    )
     summary = summarize(rows, ["experiment", "dataset", "kernel", "method", "n_selected"])
     assert summary["mean"].iloc[0] == pytest.approx(25.0)
     t4 = table4(summary, {"sonar": "t4"})
@@ -110,10 +137,13 @@ def test_tables_put_our_numbers_beside_the_papers():
     assert row["1) SAS ours"].startswith("25.0 ±") and row["1) SAS paper"] == "24.9 ± 3.1"
     assert row["2) SCSS ours"] == "—"
     rows["experiment"] = "t6"
-    t6 = table6(summarize(rows, ["experiment", "dataset", "kernel", "method", "n_selected"]),
-                {"sonar": "t6"})
-    assert t6[(t6["dataset"] == "sonar") & (t6["S"] == 10)]["1) SAS ours"].iloc[0].startswith(
-        "75.0 ±")  # accuracy = 100 − error
+    t6 = table6(
+        summarize(rows, ["experiment", "dataset", "kernel", "method", "n_selected"]),
+        {"sonar": "t6"},
+    )
+    assert (
+        t6[(t6["dataset"] == "sonar") & (t6["S"] == 10)]["1) SAS ours"].iloc[0].startswith("75.0 ±")
+    )  # accuracy = 100 − error
 
 
 def _paired_rows():
@@ -124,15 +154,20 @@ def _paired_rows():
     recs = []
     for exp, S in (("e2", 5), ("e1", 10), ("e1", 3)):
         base = rng.uniform(0.1, 0.3, 8)
-        errs = {"sas": base, "fisher": base + rng.normal(0.02, 0.02, 8),
-                "scss": base + rng.normal(0.0, 0.05, 8), "svm": base.copy()}
+        errs = {
+            "sas": base,
+            "fisher": base + rng.normal(0.02, 0.02, 8),
+            "scss": base + rng.normal(0.0, 0.05, 8),
+            "svm": base.copy(),
+        }
         for m, e in errs.items():
             recs += [(exp, "rbf", m, S, r, float(v)) for r, v in enumerate(e)]
         # kfds: one repetition only, equal to sas's there in one cell (still no test)
         recs.append((exp, "rbf", "kfds", S, 3, float(base[3]) if S == 10 else 0.2))
     recs.append(("e1", "rbf", "arom", 10, 99, 0.2))  # shares no repetition with the others
-    rows = pd.DataFrame(recs, columns=["experiment", "kernel", "method", "n_selected",
-                                       "repeat", "error"])
+    rows = pd.DataFrame(
+        recs, columns=["experiment", "kernel", "method", "n_selected", "repeat", "error"]
+    )
     return rows.sample(frac=1.0, random_state=0).reset_index(drop=True)
 
 
@@ -172,8 +207,11 @@ def test_paired_tests_match_scipy_and_handle_degenerate_pairs():
     # deterministic order: sorted by experiment, kernel, S, pair; independent of row order
     keys = ["experiment", "kernel", "S", "method_a", "method_b"]
     pd.testing.assert_frame_equal(t, t.sort_values(keys).reset_index(drop=True))
-    assert list(t[["experiment", "S"]].drop_duplicates().itertuples(index=False, name=None)) \
-        == [("e1", 3), ("e1", 10), ("e2", 5)]
+    assert list(t[["experiment", "S"]].drop_duplicates().itertuples(index=False, name=None)) == [
+        ("e1", 3),
+        ("e1", 10),
+        ("e2", 5),
+    ]
     pd.testing.assert_frame_equal(t, paired_tests(rows.iloc[::-1]))
     with pytest.raises(ValueError, match="duplicated"):
         paired_tests(pd.concat([rows, rows.iloc[:1]]))
@@ -182,10 +220,22 @@ def test_paired_tests_match_scipy_and_handle_degenerate_pairs():
 def test_paired_tests_against_one_method_flip_the_sign():
     t = paired_tests(_paired_rows())
     wide = paired_tests_against(t, "sas")
-    assert list(wide.columns) == ["experiment", "kernel", "S", "vs Fisher", "vs AROM",
-                                  "vs 2) SCSS", "vs 3) KFDS", "vs SVM (all features)"]
-    rec = t[(t["experiment"] == "e1") & (t["S"] == 10) & (t["method_a"] == "fisher")
-            & (t["method_b"] == "sas")].iloc[0]
+    assert list(wide.columns) == [
+        "experiment",
+        "kernel",
+        "S",
+        "vs Fisher",
+        "vs AROM",
+        "vs 2) SCSS",
+        "vs 3) KFDS",
+        "vs SVM (all features)",
+    ]
+    rec = t[
+        (t["experiment"] == "e1")
+        & (t["S"] == 10)
+        & (t["method_a"] == "fisher")
+        & (t["method_b"] == "sas")
+    ].iloc[0]
     cell = wide[(wide["experiment"] == "e1") & (wide["S"] == 10)]["vs Fisher"].iloc[0]
     assert cell.startswith(f"{-rec['mean_diff']:+.1f} (p ")  # SAS − Fisher = −(Fisher − SAS)
     assert cell.endswith("*") == bool(rec["significant_5pct"])
@@ -204,12 +254,18 @@ def test_every_method_has_its_own_colour_and_the_papers_line_style():
     assert styles["svm"]["color"] == "black"
     # legend order is fixed (the paper's) and independent of the input order
     assert plot_order(["svm", "sas", "zzz", "fisher", "r2w2"]) == [
-        "fisher", "r2w2", "sas", "svm", "zzz"]
+        "fisher",
+        "r2w2",
+        "sas",
+        "svm",
+        "zzz",
+    ]
 
 
 def test_cputime_table_is_normalised_to_the_fastest_cell():
-    rows = pd.DataFrame(cputime_rows("N", [5, 12], fixed=6, methods=("kfds", "sas"),
-                                     n_iter=2, n_repeats=1))
+    rows = pd.DataFrame(
+        cputime_rows("N", [5, 12], fixed=6, methods=("kfds", "sas"), n_iter=2, n_repeats=1)
+    )
     assert set(rows["method"]) == {"kfds", "sas"} and (rows["D"] == 6).all()
     table = cputime_table(rows, "N")
     ours = table[[c for c in table.columns if c.endswith("ours")]].to_numpy(dtype=float)
@@ -230,11 +286,17 @@ def test_ramona_sections_validate_and_name_known_datasets(config):
 
 
 def test_config_check_names_the_bad_key():
-    section = {"enabled": True, "realdata": {"methods": ["sas"], "experiments": {
-        "ok": {"dataset": "nope", "kernels": ["rbf"], "n_train": 10, "n_selected": [1]}}}}
+    section = {
+        "enabled": True,
+        "realdata": {
+            "methods": ["sas"],
+            "experiments": {
+                "ok": {"dataset": "nope", "kernels": ["rbf"], "n_train": 10, "n_selected": [1]}
+            },
+        },
+    }
     with pytest.raises(ValueError, match=r"ramona.realdata.experiments.ok.dataset"):
         workflow_config.check(section, {"sonar": {}})
-    section["realdata"]["experiments"]["ok"].update(dataset="sonar",
-                                                    n_selected={"linear": [1]})
+    section["realdata"]["experiments"]["ok"].update(dataset="sonar", n_selected={"linear": [1]})
     with pytest.raises(ValueError, match=r"ok.n_selected"):
         workflow_config.check(section, {"sonar": {}})

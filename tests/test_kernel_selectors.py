@@ -2,10 +2,11 @@
 
 import numpy as np
 import pytest
-from threadpoolctl import threadpool_limits
 from sklearn.utils.estimator_checks import parametrize_with_checks
+from threadpoolctl import threadpool_limits
 
 from rlsbench.numerics.kernel.alignment import encode_labels
+from rlsbench.numerics.kernel.kernels import ScaledKernel
 from rlsbench.numerics.kernel.selectors import (
     KFDS,
     SAS,
@@ -16,7 +17,6 @@ from rlsbench.numerics.kernel.selectors import (
     fisher_scores,
     scale_factor_ascent,
 )
-from rlsbench.numerics.kernel.kernels import ScaledKernel
 from rlsbench.numerics.kernel.toy import make_weston_linear, make_weston_nonlinear
 from rlsbench.numerics.kernel.wrappers import (
     AROM,
@@ -142,16 +142,23 @@ def test_enclosing_ball_radius_solves_the_qp():
     X = np.random.default_rng(0).normal(size=(25, 3))
     K = X @ X.T
     d = np.diag(K)
-    ref = minimize(lambda b: b @ K @ b - b @ d, np.full(25, 1 / 25), jac=lambda b: 2 * K @ b - d,
-                   bounds=[(0, 1)] * 25, method="SLSQP", options={"ftol": 1e-14},
-                   constraints=[{"type": "eq", "fun": lambda b: b.sum() - 1}])
+    ref = minimize(
+        lambda b: b @ K @ b - b @ d,
+        np.full(25, 1 / 25),
+        jac=lambda b: 2 * K @ b - d,
+        bounds=[(0, 1)] * 25,
+        method="SLSQP",
+        options={"ftol": 1e-14},
+        constraints=[{"type": "eq", "fun": lambda b: b.sum() - 1}],
+    )
     r2, beta = enclosing_ball(K)
     assert r2 == pytest.approx(-ref.fun, rel=1e-8)
     assert beta.min() >= 0 and beta.sum() == pytest.approx(1.0)
 
 
-@pytest.mark.parametrize("kernel", [ScaledKernel("linear"), ScaledKernel("rbf", sigma=1.5)],
-                         ids=["linear", "rbf"])
+@pytest.mark.parametrize(
+    "kernel", [ScaledKernel("linear"), ScaledKernel("rbf", sigma=1.5)], ids=["linear", "rbf"]
+)
 def test_radius_margin_gradient_matches_finite_differences(kernel):
     rng = np.random.default_rng(0)
     X = rng.normal(size=(30, 3))
@@ -161,21 +168,36 @@ def test_radius_margin_gradient_matches_finite_differences(kernel):
     w = rng.uniform(0.5, 1.5, size=3)
     _, grad = radius_margin_value_grad(X, codes, counts, w, kernel, 0.7)
     # the SVM and the ball are solved numerically: a wider step keeps their tolerance out
-    fd = [(radius_margin_value_grad(X, codes, counts, w + e, kernel, 0.7)[0]
-           - radius_margin_value_grad(X, codes, counts, w - e, kernel, 0.7)[0]) / 2e-3
-          for e in np.eye(3) * 1e-3]
+    fd = [
+        (
+            radius_margin_value_grad(X, codes, counts, w + e, kernel, 0.7)[0]
+            - radius_margin_value_grad(X, codes, counts, w - e, kernel, 0.7)[0]
+        )
+        / 2e-3
+        for e in np.eye(3) * 1e-3
+    ]
     np.testing.assert_allclose(grad, fd, rtol=1e-2, atol=1e-3)
 
 
 def test_r2w2_finds_the_nonlinear_pair():
-    hits = [set(R2W2().fit(*make_weston_nonlinear(50, seed=s, n_features=12)).order_[:2])
-            == {0, 1} for s in range(5)]
+    hits = [
+        set(R2W2().fit(*make_weston_nonlinear(50, seed=s, n_features=12)).order_[:2]) == {0, 1}
+        for s in range(5)
+    ]
     assert np.mean(hits) >= 0.6
 
 
 @parametrize_with_checks(
-    [SAS(max_iter=5), SCSS(max_iter=5), SFS(max_iter=5), KFDS(max_iter=5), FisherScore(),
-     AROM(max_iter=3), SVMRFE(), R2W2(max_iter=3)]
+    [
+        SAS(max_iter=5),
+        SCSS(max_iter=5),
+        SFS(max_iter=5),
+        KFDS(max_iter=5),
+        FisherScore(),
+        AROM(max_iter=3),
+        SVMRFE(),
+        R2W2(max_iter=3),
+    ]
 )
 def test_sklearn_estimator_contract(estimator, check):
     check(estimator)
@@ -195,8 +217,9 @@ def test_registered_methods_score_their_order_with_ridge_path():
         method = get_method(name)
         assert method.tasks == ("binary", "multiclass")
         for target in (y, Y):
-            path = method.run(X, target, alpha=1.0, k=4, criterion="squared", bias=1.0, seed=0,
-                              n_jobs=1)
+            path = method.run(
+                X, target, alpha=1.0, k=4, criterion="squared", bias=1.0, seed=0, n_jobs=1
+            )
             assert path.selected.shape == (4,)
             np.testing.assert_array_equal(path.selected, path.info["order"][:4])
             assert np.all(np.isfinite(path.loo_mse))

@@ -151,8 +151,9 @@ def _log_ml_direct(Phi, t, result):
     Pa = Phi[:, result.active]
     C = np.eye(len(t)) / result.beta + (Pa / result.alpha) @ Pa.T
     f = cho_factor(C)
-    return -0.5 * (len(t) * np.log(2 * np.pi) + 2 * np.log(np.diag(f[0])).sum()
-                   + t @ cho_solve(f, t))
+    return -0.5 * (
+        len(t) * np.log(2 * np.pi) + 2 * np.log(np.diag(f[0])).sum() + t @ cho_solve(f, t)
+    )
 
 
 def _stationarity(Phi, t, result):

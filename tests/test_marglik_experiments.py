@@ -16,8 +16,11 @@ from rlsbench.studies.sunyao.experiments import (
     table1_rows,
 )
 
-HYPER = {"forward": {"width": 0.5, "lam": 0.1, "k_max": 15}, "rvm_old": {"width": 0.5},
-         "rvm_new": {"width": 0.5}}
+HYPER = {
+    "forward": {"width": 0.5, "lam": 0.1, "k_max": 15},
+    "rvm_old": {"width": 0.5},
+    "rvm_new": {"width": 0.5},
+}
 RVM = {"rvm_old": {"max_iter": 200, "tol": 1e-3}, "rvm_new": {"max_iter": 2000, "tol": 1e-3}}
 
 
@@ -56,7 +59,9 @@ def test_table1_rows_are_identical_for_the_same_seed_and_summarised_per_method()
     summary = summarize_table1(splits)
     assert list(summary["method"]) == list(METHODS)
     fwd = summary.set_index("method").loc["forward"]
-    assert fwd["n_basis_mean"] == 15 and fwd["paper_mse_mean"] == PAPER_TABLE1["ozone"]["forward"][0]
+    assert (
+        fwd["n_basis_mean"] == 15 and fwd["paper_mse_mean"] == PAPER_TABLE1["ozone"]["forward"][0]
+    )
     text = table1_markdown(summary, {"ozone": (1, 60, 100)})
     assert "| ozone | ours | 1 | 60 | 100 |" in text and "| | paper | 8 | 250 | 80 |" in text
 
@@ -64,14 +69,38 @@ def test_table1_rows_are_identical_for_the_same_seed_and_summarised_per_method()
 def test_fig1_stops_a_method_at_the_memory_budget_and_skips_larger_sizes():
     X, y = make_sinc(400, seed=0)
     # rvm_old needs ≈ 40 n² bytes: n = 100 fits in 1 MB, n = 200 does not
-    rows = fig1_rows(X, y, "rvm_old", HYPER, train_sizes=[100, 200, 300], n_test=100, seed=0,
-                     sigma2=0.01, rvm=RVM, k_max_fraction=0.1, k_max_cap=500,
-                     time_budget_s=60, memory_budget_mb=1.0)
+    rows = fig1_rows(
+        X,
+        y,
+        "rvm_old",
+        HYPER,
+        train_sizes=[100, 200, 300],
+        n_test=100,
+        seed=0,
+        sigma2=0.01,
+        rvm=RVM,
+        k_max_fraction=0.1,
+        k_max_cap=500,
+        time_budget_s=60,
+        memory_budget_mb=1.0,
+    )
     assert [r["status"] for r in rows] == ["ok", "over_memory", "skipped"]
     assert 0 < rows[0]["nmse"] < 0.5
-    fwd = fig1_rows(X, y, "forward", HYPER, train_sizes=[100, 200], n_test=100, seed=0,
-                    sigma2=0.01, rvm=RVM, k_max_fraction=0.1, k_max_cap=15,
-                    time_budget_s=60, memory_budget_mb=1.0)
+    fwd = fig1_rows(
+        X,
+        y,
+        "forward",
+        HYPER,
+        train_sizes=[100, 200],
+        n_test=100,
+        seed=0,
+        sigma2=0.01,
+        rvm=RVM,
+        k_max_fraction=0.1,
+        k_max_cap=15,
+        time_budget_s=60,
+        memory_budget_mb=1.0,
+    )
     assert [r["k_max"] for r in fwd] == [10, 15] and [r["n_basis"] for r in fwd] == [10, 15]
 
 
@@ -81,9 +110,12 @@ def test_grid_edges_names_boundary_choices_but_not_a_k_max_that_allows_every_vec
     grids = {"width": [1.0, 2.0, 4.0], "lam": [1e-3, 1e-2, 1e-1], "k_max": [50, 100, 200]}
     assert grid_edges({"width": 2.0, "lam": 1e-2, "k_max": 100}, grids) == []
     assert grid_edges({"width": 4.0, "lam": 1e-3, "k_max": 100}, grids) == [
-        "width=4 (highest of 3)", "lam=0.001 (lowest of 3)"]
+        "width=4 (highest of 3)",
+        "lam=0.001 (lowest of 3)",
+    ]
     assert grid_edges({"width": 2.0, "lam": 1e-2, "k_max": 200}, grids) == [
-        "k_max=200 (highest of 3)"]
+        "k_max=200 (highest of 3)"
+    ]
     # k_max = 200 reaches the smallest training fold (160): nothing larger can take effect
     assert grid_edges({"width": 2.0, "lam": 1e-2, "k_max": 200}, grids, k_cap=160) == []
     assert grid_edges({"width": 1.0}, {"width": [1.0]}) == []
@@ -110,8 +142,7 @@ def test_choose_hyperparameters_flags_grid_edges_and_the_table_prints_them():
     from rlsbench.studies.sunyao.experiments import choose_hyperparameters, hyper_markdown
 
     X, y = make_sinc(60, seed=0)
-    cv = {"subset": 60, "folds": 3, "width_factors": [0.5], "lams": [1e-2, 10.0],
-          "k_max": [5, 20]}
+    cv = {"subset": 60, "folds": 3, "width_factors": [0.5], "lams": [1e-2, 10.0], "k_max": [5, 20]}
     hyper = choose_hyperparameters(X, y, cv, RVM, sigma2=0.01, seed=0)
     fwd = hyper["forward"]
     # a single width cannot be on an edge; λ and k_max have two values, so each is on one

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from rlsbench.numerics.marglik import forward_marglik, marginal_loss
 from rlsbench.benchmark.methods import get_method
 from rlsbench.benchmark.methods.marglik import SIGMA2
+from rlsbench.numerics.marglik import forward_marglik, marginal_loss
 
 
 def _regression(seed=0, m=50, n=12):
@@ -27,8 +27,9 @@ def test_selection_path_models_are_ridge_fits_on_the_selected_features(bias):
     if bias == 0.0:
         y = y - 3.0  # without a bias feature the model has no intercept
     alpha = 0.7
-    path = get_method("marglik_forward").run(X, y, alpha=alpha, k=5, criterion="squared",
-                                             bias=bias, seed=0, n_jobs=1)
+    path = get_method("marglik_forward").run(
+        X, y, alpha=alpha, k=5, criterion="squared", bias=bias, seed=0, n_jobs=1
+    )
     assert path.selected.shape == (5,) and len(set(path.selected)) == 5
     assert set(path.selected[:2]) == {2, 5}
     for s in range(5):
@@ -45,8 +46,9 @@ def test_selection_path_models_are_ridge_fits_on_the_selected_features(bias):
 
 def test_without_bias_the_selector_is_forward_marglik_on_raw_features():
     X, y = _regression(1)
-    path = get_method("marglik_forward").run(X, y, alpha=2.0, k=4, criterion="squared",
-                                             bias=0.0, seed=0, n_jobs=1)
+    path = get_method("marglik_forward").run(
+        X, y, alpha=2.0, k=4, criterion="squared", bias=0.0, seed=0, n_jobs=1
+    )
     ref = forward_marglik(X, y, 4, 2.0, sigma2=SIGMA2)
     np.testing.assert_array_equal(path.selected, ref.selected)
     assert np.all(path.intercept_path == 0)
@@ -55,5 +57,13 @@ def test_without_bias_the_selector_is_forward_marglik_on_raw_features():
 def test_multi_output_targets_are_rejected():
     X, y = _regression()
     with pytest.raises(ValueError, match="one output"):
-        get_method("marglik_forward").run(X, np.column_stack([y, y]), alpha=1.0, k=2,
-                                          criterion="squared", bias=0.0, seed=0, n_jobs=1)
+        get_method("marglik_forward").run(
+            X,
+            np.column_stack([y, y]),
+            alpha=1.0,
+            k=2,
+            criterion="squared",
+            bias=0.0,
+            seed=0,
+            n_jobs=1,
+        )

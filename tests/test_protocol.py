@@ -84,9 +84,7 @@ def test_standardize_uses_training_statistics_only():
 
 def test_encode_targets_one_vs_rest_for_multiclass():
     Y = encode_targets(np.array([0, 2, 1, 2]), "multiclass")
-    np.testing.assert_array_equal(
-        Y, [[1, -1, -1], [-1, -1, 1], [-1, 1, -1], [-1, -1, 1]]
-    )
+    np.testing.assert_array_equal(Y, [[1, -1, -1], [-1, -1, 1], [-1, 1, -1], [-1, -1, 1]])
     with pytest.raises(ValueError, match="task"):
         encode_targets(np.zeros(3), "ranking")
 
@@ -118,18 +116,30 @@ def _method(name="greedy_rls", memory=None):
 
 def test_feasibility_names_the_exceeded_budget():
     quadratic = _method("lowrank_lssvm", memory=lambda m, n, k: 8 * m * m)
-    small = feasibility(quadratic, 500, 30, 30, 1, memory_budget_mb=100,
-                        time_budget_s=1e9, flops_per_second=1e9)
+    small = feasibility(
+        quadratic, 500, 30, 30, 1, memory_budget_mb=100, time_budget_s=1e9, flops_per_second=1e9
+    )
     assert small.feasible and small.reason == ""
-    big = feasibility(quadratic, 60_000, 30, 30, 1, memory_budget_mb=100,
-                      time_budget_s=1e9, flops_per_second=1e9)
+    big = feasibility(
+        quadratic, 60_000, 30, 30, 1, memory_budget_mb=100, time_budget_s=1e9, flops_per_second=1e9
+    )
     assert not big.feasible and big.reason.startswith("memory")
-    slow = feasibility(_method("wrapper_blackbox"), 1000, 50, 50, 1, memory_budget_mb=1e6,
-                       time_budget_s=1.0, flops_per_second=1e9)
+    slow = feasibility(
+        _method("wrapper_blackbox"),
+        1000,
+        50,
+        50,
+        1,
+        memory_budget_mb=1e6,
+        time_budget_s=1.0,
+        flops_per_second=1e9,
+    )
     assert not slow.feasible and slow.reason.startswith("time")
     # the complexity ordering of the paper: greedy O(kmn) < low-rank O(km²n) < black box
-    counts = [estimate_flops(_method(n), 2000, 100, 50) for n in
-              ("greedy_rls", "lowrank_lssvm", "wrapper_blackbox")]
+    counts = [
+        estimate_flops(_method(n), 2000, 100, 50)
+        for n in ("greedy_rls", "lowrank_lssvm", "wrapper_blackbox")
+    ]
     assert counts == sorted(counts)
 
 
@@ -141,11 +151,17 @@ def test_k_max_per_dataset_overrides_global():
 
 
 def test_job_settings_ignore_other_datasets_caps_and_report_keys():
-    main = {"n_folds": 10, "cv_seed": 0, "k_max": None, "report_k": [1],
-            "k_max_per_dataset": {"wine": 3, "digits5": 9}}
+    main = {
+        "n_folds": 10,
+        "cv_seed": 0,
+        "k_max": None,
+        "report_k": [1],
+        "k_max_per_dataset": {"wine": 3, "digits5": 9},
+    }
     a = job_settings(main, "wine")
-    b = job_settings({**main, "report_k": [1, 2],
-                      "k_max_per_dataset": {"wine": 3, "digits5": 10}}, "wine")
+    b = job_settings(
+        {**main, "report_k": [1, 2], "k_max_per_dataset": {"wine": 3, "digits5": 10}}, "wine"
+    )
     assert a == b and a["k_max_per_dataset"] == {"wine": 3}
     assert config_hash(a) == config_hash(dict(reversed(list(a.items()))))
 
@@ -165,10 +181,26 @@ def test_time_budget_per_method_with_default():
     assert time_budget_for(budget, "wrapper_blackbox") == 20
     assert time_budget_for(budget, "greedy_rls") == 900
     assert time_budget_for(60, "random") == 60
-    slow = feasibility(_method("wrapper_blackbox"), 900, 24, 24, 1, memory_budget_mb=1e6,
-                       time_budget_s=budget, flops_per_second=2e9)
-    fast = feasibility(_method("greedy_rls"), 900, 24, 24, 1, memory_budget_mb=1e6,
-                       time_budget_s=budget, flops_per_second=2e9)
+    slow = feasibility(
+        _method("wrapper_blackbox"),
+        900,
+        24,
+        24,
+        1,
+        memory_budget_mb=1e6,
+        time_budget_s=budget,
+        flops_per_second=2e9,
+    )
+    fast = feasibility(
+        _method("greedy_rls"),
+        900,
+        24,
+        24,
+        1,
+        memory_budget_mb=1e6,
+        time_budget_s=budget,
+        flops_per_second=2e9,
+    )
     assert not slow.feasible and "budget 20" in slow.reason and fast.feasible
 
 
@@ -177,19 +209,44 @@ def _steps_frame():
     import pandas as pd
 
     rows = []
-    for method, acc, loo in (("greedy_rls", [0.8, 0.9, 0.9], [0.9, 1.0, 1.0]),
-                             ("random", [0.5, 0.7, 0.9], [0.5, 0.7, 0.9])):
+    for method, acc, loo in (
+        ("greedy_rls", [0.8, 0.9, 0.9], [0.9, 1.0, 1.0]),
+        ("random", [0.5, 0.7, 0.9], [0.5, 0.7, 0.9]),
+    ):
         for fold in (0, 1):
             for k in (1, 2, 3):
-                rows.append({"dataset": "d", "task": "binary", "method": method, "fold": fold,
-                             "seed": 0, "k": k, "status": "ok", "reason": "", "k_max": 3,
-                             "n_train": 9, "n_features": 3,
-                             "test_accuracy": acc[k - 1] + 0.02 * fold,
-                             "loo_accuracy": loo[k - 1], "test_mse": 1.0, "loo_mse": 1.0,
-                             "fit_time_s": 0.5})
-    rows.append({"dataset": "d", "task": "binary", "method": "wrapper_blackbox", "fold": 0,
-                 "seed": 0, "k": 0, "status": "skipped",
-                 "reason": "time: needs ~9 s > budget 1 s (m=9, n=3, k=3)"})
+                rows.append(
+                    {
+                        "dataset": "d",
+                        "task": "binary",
+                        "method": method,
+                        "fold": fold,
+                        "seed": 0,
+                        "k": k,
+                        "status": "ok",
+                        "reason": "",
+                        "k_max": 3,
+                        "n_train": 9,
+                        "n_features": 3,
+                        "test_accuracy": acc[k - 1] + 0.02 * fold,
+                        "loo_accuracy": loo[k - 1],
+                        "test_mse": 1.0,
+                        "loo_mse": 1.0,
+                        "fit_time_s": 0.5,
+                    }
+                )
+    rows.append(
+        {
+            "dataset": "d",
+            "task": "binary",
+            "method": "wrapper_blackbox",
+            "fold": 0,
+            "seed": 0,
+            "k": 0,
+            "status": "skipped",
+            "reason": "time: needs ~9 s > budget 1 s (m=9, n=3, k=3)",
+        }
+    )
     return pd.DataFrame(rows)
 
 

@@ -3,10 +3,21 @@
 import numpy as np
 import pytest
 
-from rlsbench.numerics.ridgecv.crrr import balanced_error_rate, class_weight_fn, class_weighted_fold_statistics
+from rlsbench.numerics.ridgecv.crrr import (
+    balanced_error_rate,
+    class_weight_fn,
+    class_weighted_fold_statistics,
+)
 from rlsbench.numerics.ridgecv.kfold_lambda import (
-    LAMBDA_METHODS, cv_errors_covariance, cv_errors_eigen, cv_errors_naive, fold_statistics,
-    lambda_grid, make_folds, search_lambda, shifted_eigh,
+    LAMBDA_METHODS,
+    cv_errors_covariance,
+    cv_errors_eigen,
+    cv_errors_naive,
+    fold_statistics,
+    lambda_grid,
+    make_folds,
+    search_lambda,
+    shifted_eigh,
 )
 
 
@@ -30,7 +41,11 @@ def problems():
     Xc = np.hstack([Xc, Xc[:, :1] * 2.0, np.ones((120, 1))])
     yield "rank_deficient", Xc, Xc[:, 0] + 0.2 * rng.standard_normal(120) + 3.0
     Xm = rng.standard_normal((90, 5))
-    yield "two_outputs", Xm, np.stack([Xm[:, 0], Xm[:, 1] - Xm[:, 2]], 1) + rng.standard_normal((90, 2))
+    yield (
+        "two_outputs",
+        Xm,
+        np.stack([Xm[:, 0], Xm[:, 1] - Xm[:, 2]], 1) + rng.standard_normal((90, 2)),
+    )
 
 
 @pytest.mark.parametrize("name,X,y", list(problems()), ids=[p[0] for p in problems()])
@@ -121,11 +136,14 @@ def test_reweighting_lowers_balanced_error_on_unbalanced_classes():
     assert ber[1] < ber[0]
 
 
-@pytest.mark.parametrize("bad,match", [
-    (dict(folds=np.zeros(10, dtype=int)), "folds"),
-    (dict(folds=np.arange(9) % 2), "folds"),
-    (dict(lambdas=np.array([1.0, -1.0])), "lambdas"),
-])
+@pytest.mark.parametrize(
+    "bad,match",
+    [
+        (dict(folds=np.zeros(10, dtype=int)), "folds"),
+        (dict(folds=np.arange(9) % 2), "folds"),
+        (dict(lambdas=np.array([1.0, -1.0])), "lambdas"),
+    ],
+)
 def test_bad_input_is_named(bad, match):
     rng = np.random.default_rng(0)
     X, y = rng.standard_normal((10, 2)), rng.standard_normal(10)
@@ -137,4 +155,6 @@ def test_bad_input_is_named(bad, match):
 
 def test_crrr_rejects_non_binary_labels():
     with pytest.raises(ValueError, match="±1"):
-        class_weighted_fold_statistics(np.ones((4, 1)), np.array([0.0, 1, 0, 1]), np.array([0, 1, 0, 1]))
+        class_weighted_fold_statistics(
+            np.ones((4, 1)), np.array([0.0, 1, 0, 1]), np.array([0, 1, 0, 1])
+        )

@@ -13,7 +13,11 @@ from rlsbench.numerics.ridgecv.elm import ELMFeatures
 from rlsbench.numerics.ridgecv.ffs_bfs import VARIANTS, backward_selection, forward_selection
 from rlsbench.numerics.ridgecv.fixed_size_lssvm import NystromFeatures, renyi_prototypes
 from rlsbench.numerics.ridgecv.kfold_lambda import (
-    cv_errors_covariance, cv_errors_naive, fold_statistics, lambda_grid, make_folds,
+    cv_errors_covariance,
+    cv_errors_naive,
+    fold_statistics,
+    lambda_grid,
+    make_folds,
 )
 
 
@@ -111,10 +115,12 @@ def test_op_rr_and_op_lr_score_lars_prefixes():
     lr = op_lr(stats, ranking, lambdas)
     for p in range(1, 7):
         sub = ranking[:p]
-        np.testing.assert_allclose(rr.cv_sse[p], cv_errors_naive(X[:, sub], y, folds, lambdas).min(),
-                                   rtol=1e-7)
-        np.testing.assert_allclose(lr.cv_sse[p], cv_errors_naive(X[:, sub], y, folds, lambdas[:1])[0],
-                                   rtol=1e-7)
+        np.testing.assert_allclose(
+            rr.cv_sse[p], cv_errors_naive(X[:, sub], y, folds, lambdas).min(), rtol=1e-7
+        )
+        np.testing.assert_allclose(
+            lr.cv_sse[p], cv_errors_naive(X[:, sub], y, folds, lambdas[:1])[0], rtol=1e-7
+        )
     assert rr.cv_sse[rr.n_selected] <= lr.cv_sse[lr.n_selected] + 1e-9
 
 
@@ -158,7 +164,9 @@ def test_registered_method_path_is_the_selection_run(name):
     assert path.selected.tolist() == expected.tolist()
     for s in range(4):  # model of size s+1 = ridge on those features + bias at the recorded λ
         idx = list(path.selected[: s + 1]) + [6]
-        w = np.linalg.solve(stats.A[np.ix_(idx, idx)] + path.alphas[s] * np.eye(s + 2), stats.B[idx, 0])
+        w = np.linalg.solve(
+            stats.A[np.ix_(idx, idx)] + path.alphas[s] * np.eye(s + 2), stats.B[idx, 0]
+        )
         np.testing.assert_allclose(path.decision_path(X)[s], Xb[:, idx] @ w, atol=1e-8)
         assert path.alphas[s] in lambdas
 
@@ -189,8 +197,17 @@ def test_table_experiment_rows_agree_across_equivalent_methods():
     rng = np.random.default_rng(7)
     X = np.hstack([rng.standard_normal((120, 8)), np.ones((120, 1))])
     y = X[:, :2] @ [1.0, -1.0] + 0.3 * rng.standard_normal(120)
-    rows = run_task(X[:80], y[:80], X[80:], y[80:], task="regression", n_folds=4, n_lambdas=10,
-                    seed=0, fixed=[8])
+    rows = run_task(
+        X[:80],
+        y[:80],
+        X[80:],
+        y[80:],
+        task="regression",
+        n_folds=4,
+        n_lambdas=10,
+        seed=0,
+        fixed=[8],
+    )
     by = {r["method"]: r for r in rows}
     assert list(by) == list(TABLE_METHODS)
     assert len({by[m]["alpha"] for m in ("rr_naive", "rr_covariance", "rr_eigen")}) == 1

@@ -27,7 +27,7 @@ def _brute_force_loo(X, y, alpha, bias):
     for j in range(X.shape[0]):
         keep = np.arange(X.shape[0]) != j
         w = _direct_ridge(X[keep], y[keep], alpha, bias)
-        preds.append(_design(X[j:j + 1], bias)[0] @ w)
+        preds.append(_design(X[j : j + 1], bias)[0] @ w)
     return np.array(preds)
 
 
@@ -56,8 +56,12 @@ def test_fit_rls_equals_direct_ridge_solve(shape, bias, multi):
 def test_loo_shortcut_equals_brute_force_leave_one_out(shape, bias, multi):
     X, y = _problem(*shape, multi, seed=2)
     for alpha in (1e-3, 0.5, 40.0):
-        np.testing.assert_allclose(loo_predictions(X, y, alpha, bias=bias),
-                                   _brute_force_loo(X, y, alpha, bias), rtol=1e-8, atol=1e-10)
+        np.testing.assert_allclose(
+            loo_predictions(X, y, alpha, bias=bias),
+            _brute_force_loo(X, y, alpha, bias),
+            rtol=1e-8,
+            atol=1e-10,
+        )
 
 
 @pytest.mark.parametrize("shape,bias,multi", CASES)

@@ -18,6 +18,7 @@ import pandas as pd
 import pytest
 import yaml
 
+from rlsbench.numerics.synthetic import make_two_gaussians
 from rlsbench.studies.scaling.experiment import (
     SCALING_METHODS,
     Point,
@@ -36,7 +37,6 @@ from rlsbench.studies.scaling.experiment import (
     thread_speedup_table,
     time_selection,
 )
-from rlsbench.numerics.synthetic import make_two_gaussians
 
 REPO = Path(__file__).resolve().parents[1]
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
@@ -144,35 +144,49 @@ def _points(rows):
     """points_frame-like table from (method, threads, m, selected, ordered)."""
     return pd.DataFrame(
         [
-            {"method": meth, "threads": t, "m": m, "n": 20, "k": 3, "status": "ok",
-             "selected": " ".join(map(str, sel)), "ordered": ordered}
+            {
+                "method": meth,
+                "threads": t,
+                "m": m,
+                "n": 20,
+                "k": 3,
+                "status": "ok",
+                "selected": " ".join(map(str, sel)),
+                "ordered": ordered,
+            }
             for meth, t, m, sel, ordered in rows
         ]
     )
 
 
 def test_agreement_passes_when_all_comparable_methods_select_the_same():
-    points = _points([
-        ("greedy_rls", 1, 50, [4, 1, 7], True),
-        ("greedy_rls", 2, 50, [4, 1, 7], True),
-        ("lowrank_lssvm", 1, 50, [4, 1, 7], True),
-        ("sfs_ridge_loo", 1, 50, [1, 4, 7], False),  # set only: order unknown
-        ("sfs_ridgeclassifier_cv5", 1, 50, [0, 2, 3], False),  # excluded criterion
-        ("greedy_rls", 1, 100, [9, 8, 2], True),  # alone at its size: nothing to compare
-    ])
+    points = _points(
+        [
+            ("greedy_rls", 1, 50, [4, 1, 7], True),
+            ("greedy_rls", 2, 50, [4, 1, 7], True),
+            ("lowrank_lssvm", 1, 50, [4, 1, 7], True),
+            ("sfs_ridge_loo", 1, 50, [1, 4, 7], False),  # set only: order unknown
+            ("sfs_ridgeclassifier_cv5", 1, 50, [0, 2, 3], False),  # excluded criterion
+            ("greedy_rls", 1, 100, [9, 8, 2], True),  # alone at its size: nothing to compare
+        ]
+    )
     table = agreement_table(points, excluded=["sfs_ridgeclassifier_cv5"])
     check_agreement(table)
     compared = table[table["compared_by"] != "excluded"]
     assert len(compared) == 3
     assert set(compared["compared_by"]) == {"order", "set"}
-    assert table.loc[table["method"] == "sfs_ridgeclassifier_cv5", "compared_by"].item() == "excluded"
+    assert (
+        table.loc[table["method"] == "sfs_ridgeclassifier_cv5", "compared_by"].item() == "excluded"
+    )
 
 
 def test_agreement_detects_a_different_order():
-    points = _points([
-        ("greedy_rls", 1, 50, [4, 1, 7], True),
-        ("wrapper_loo", 1, 50, [4, 7, 1], True),
-    ])
+    points = _points(
+        [
+            ("greedy_rls", 1, 50, [4, 1, 7], True),
+            ("wrapper_loo", 1, 50, [4, 7, 1], True),
+        ]
+    )
     table = agreement_table(points)
     assert not table["agree"].iloc[0]
     assert "step 2" in table["detail"].iloc[0]
@@ -181,19 +195,23 @@ def test_agreement_detects_a_different_order():
 
 
 def test_agreement_detects_a_different_set_for_unordered_methods():
-    points = _points([
-        ("greedy_rls", 1, 50, [4, 1, 7], True),
-        ("sfs_ridge_loo", 1, 50, [1, 4, 8], False),
-    ])
+    points = _points(
+        [
+            ("greedy_rls", 1, 50, [4, 1, 7], True),
+            ("sfs_ridge_loo", 1, 50, [1, 4, 8], False),
+        ]
+    )
     with pytest.raises(SelectionDisagreement, match="sets differ"):
         check_agreement(agreement_table(points))
 
 
 def test_agreement_detects_threads_disagreeing():
-    points = _points([
-        ("greedy_rls", 1, 50, [4, 1, 7], True),
-        ("greedy_rls", 2, 50, [4, 1, 6], True),
-    ])
+    points = _points(
+        [
+            ("greedy_rls", 1, 50, [4, 1, 7], True),
+            ("greedy_rls", 2, 50, [4, 1, 6], True),
+        ]
+    )
     with pytest.raises(SelectionDisagreement, match="greedy_rls/t2 vs greedy_rls/t1"):
         check_agreement(agreement_table(points))
 
@@ -202,16 +220,28 @@ def test_agreement_detects_threads_disagreeing():
 
 
 def _cfg(**sweeps):
-    return {"threads": [1], "methods": {m: {"exponents": e} for m, e in EXPONENTS.items()},
-            "sweeps": sweeps}
+    return {
+        "threads": [1],
+        "methods": {m: {"exponents": e} for m, e in EXPONENTS.items()},
+        "sweeps": sweeps,
+    }
 
 
 def test_plan_points_shares_points_between_sweeps_and_chains_predecessors():
     cfg = _cfg(
-        a={"vary": "m", "values": [1000, 500, 2000], "fixed": {"n": 100, "k": 5},
-           "methods": ["greedy_rls"], "threads": [1, 2]},
-        b={"vary": "k", "values": [5, 10], "fixed": {"m": 500, "n": 100},
-           "methods": ["greedy_rls"]},
+        a={
+            "vary": "m",
+            "values": [1000, 500, 2000],
+            "fixed": {"n": 100, "k": 5},
+            "methods": ["greedy_rls"],
+            "threads": [1, 2],
+        },
+        b={
+            "vary": "k",
+            "values": [5, 10],
+            "fixed": {"m": 500, "n": 100},
+            "methods": ["greedy_rls"],
+        },
     )
     points = plan_points(cfg)
     assert len(points) == 3 * 2 + 1  # (m=500, k=5, t1) is in both sweeps, planned once
@@ -226,12 +256,18 @@ def test_plan_points_shares_points_between_sweeps_and_chains_predecessors():
 @pytest.mark.parametrize(
     "sweep, message",
     [
-        ({"vary": "m", "values": [10], "fixed": {"n": 5, "k": 5}, "methods": ["greedy_rls"]},
-         "k=5 must be < n=5"),
-        ({"vary": "m", "values": [10], "fixed": {"n": 5}, "methods": ["greedy_rls"]},
-         "fixed lacks"),
-        ({"vary": "m", "values": [10], "fixed": {"n": 5, "k": 1}, "methods": ["nope"]},
-         "unknown scaling method"),
+        (
+            {"vary": "m", "values": [10], "fixed": {"n": 5, "k": 5}, "methods": ["greedy_rls"]},
+            "k=5 must be < n=5",
+        ),
+        (
+            {"vary": "m", "values": [10], "fixed": {"n": 5}, "methods": ["greedy_rls"]},
+            "fixed lacks",
+        ),
+        (
+            {"vary": "m", "values": [10], "fixed": {"n": 5, "k": 1}, "methods": ["nope"]},
+            "unknown scaling method",
+        ),
     ],
 )
 def test_plan_points_rejects_bad_sweeps_naming_them(sweep, message):
@@ -316,8 +352,7 @@ def test_points_frame_reports_medians_and_keeps_skipped_points():
     rec_skip = point_record(skipped, alpha=1.0, seed=0, threads_used=1)
     rec_skip.update(status="skipped", reason="skipped: predicted 9 CPU s > budget 1 s")
     bench = pd.DataFrame({"s": [1.0, 3.0, 2.0], "cpu_time": [1, 1, 1], "max_rss": [50, 60, 70]})
-    frame = points_frame([rec_ok, rec_skip], [bench, None],
-                         {ran.key: ["s"], skipped.key: ["s"]})
+    frame = points_frame([rec_ok, rec_skip], [bench, None], {ran.key: ["s"], skipped.key: ["s"]})
     assert frame.loc[0, "cpu_s"] == pytest.approx(0.2)
     assert frame.loc[0, "job_s"] == pytest.approx(2.0)
     assert frame.loc[1, "status"] == "skipped" and np.isnan(frame.loc[1, "cpu_s"])
@@ -331,16 +366,31 @@ def test_points_frame_reports_medians_and_keeps_skipped_points():
 def _snakemake(workdir, *args, timeout=300):
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     return subprocess.run(
-        [SNAKEMAKE, "--snakefile", str(REPO / "Snakefile"), "--directory", str(workdir),
-         "--cores", "2", "--nolock", *args],
-        capture_output=True, text=True, timeout=timeout, env=env,
+        [
+            SNAKEMAKE,
+            "--snakefile",
+            str(REPO / "Snakefile"),
+            "--directory",
+            str(workdir),
+            "--cores",
+            "2",
+            "--nolock",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
     )
 
 
 def test_default_config_dry_run_plans_the_scaling_part():
     result = subprocess.run(
         [SNAKEMAKE, "-n", "--cores", "2", "--nolock", "scaling_all"],
-        cwd=REPO, capture_output=True, text=True, timeout=120,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stderr[-3000:] + result.stdout[-3000:]
     assert "scaling_point" in result.stdout and "scaling_agreement" in result.stdout
@@ -361,16 +411,30 @@ TINY = {
     },
     "sweeps": {
         "tiny_m": {
-            "vary": "m", "values": [16, 24], "fixed": {"n": 6, "k": 2},
-            "methods": list(EXPONENTS), "figures": ["linear", "log"],
+            "vary": "m",
+            "values": [16, 24],
+            "fixed": {"n": 6, "k": 2},
+            "methods": list(EXPONENTS),
+            "figures": ["linear", "log"],
         },
         "tiny_threads": {
-            "vary": "m", "values": [16, 24], "fixed": {"n": 6, "k": 2},
-            "methods": ["greedy_rls"], "threads": [1, 2], "metric": "wall",
+            "vary": "m",
+            "values": [16, 24],
+            "fixed": {"n": 6, "k": 2},
+            "methods": ["greedy_rls"],
+            "threads": [1, 2],
+            "metric": "wall",
         },
     },
-    "paper_reference": {"method": "greedy_rls", "m": 24, "n": 6, "k": 2, "seconds": 720,
-                        "source": "paper", "note": "test"},
+    "paper_reference": {
+        "method": "greedy_rls",
+        "m": 24,
+        "n": 6,
+        "k": 2,
+        "seconds": 720,
+        "source": "paper",
+        "note": "test",
+    },
 }
 
 

@@ -6,13 +6,21 @@ import itertools
 import numpy as np
 import pytest
 
-from rlsbench.numerics.selection import greedy_rls, lowrank_lssvm, random_selection, ridge_path, wrapper
+from rlsbench.numerics.selection import (
+    greedy_rls,
+    lowrank_lssvm,
+    random_selection,
+    ridge_path,
+    wrapper,
+)
 from rlsbench.numerics.selection._scoring import HAVE_NUMBA
 
 K = 4
-SWEEP = list(itertools.product(
-    ["m<n", "m>n"], [0.0, 1.5], ["single", "multi"], ["squared", "zero_one"], [0, 1, 2]
-))
+SWEEP = list(
+    itertools.product(
+        ["m<n", "m>n"], [0.0, 1.5], ["single", "multi"], ["squared", "zero_one"], [0, 1, 2]
+    )
+)
 
 
 def make_problem(shape, outputs, criterion, seed):
@@ -41,12 +49,15 @@ def make_problem(shape, outputs, criterion, seed):
 
 
 def selectors():
-    out = {"greedy_numpy": lambda *a, **kw: greedy_rls(*a, backend="numpy", **kw),
-           "greedy_numpy_writeback_every_round": lambda *a, **kw: greedy_rls(
-               *a, backend="numpy", max_pending=1, **kw),
-           "lowrank": lowrank_lssvm,
-           "wrapper_shortcut": lambda *a, **kw: wrapper(*a, loo="shortcut", **kw),
-           "wrapper_blackbox": lambda *a, **kw: wrapper(*a, loo="blackbox", **kw)}
+    out = {
+        "greedy_numpy": lambda *a, **kw: greedy_rls(*a, backend="numpy", **kw),
+        "greedy_numpy_writeback_every_round": lambda *a, **kw: greedy_rls(
+            *a, backend="numpy", max_pending=1, **kw
+        ),
+        "lowrank": lowrank_lssvm,
+        "wrapper_shortcut": lambda *a, **kw: wrapper(*a, loo="shortcut", **kw),
+        "wrapper_blackbox": lambda *a, **kw: wrapper(*a, loo="blackbox", **kw),
+    }
     if HAVE_NUMBA:
         out["greedy_numba"] = lambda *a, **kw: greedy_rls(*a, backend="numba", **kw)
     return out
@@ -60,22 +71,24 @@ def direct_ridge(X, y, alpha, bias):
 @pytest.mark.parametrize("shape,bias,outputs,criterion,seed", SWEEP)
 def test_all_selectors_choose_same_features_with_same_loo(shape, bias, outputs, criterion, seed):
     X, y, alpha = make_problem(shape, outputs, criterion, seed)
-    paths = {name: f(X, y, K, alpha, bias=bias, criterion=criterion)
-             for name, f in selectors().items()}
+    paths = {
+        name: f(X, y, K, alpha, bias=bias, criterion=criterion) for name, f in selectors().items()
+    }
     ref = paths.pop("wrapper_blackbox")  # Algorithm 1 literally: m retrainings per set
     assert len(set(ref.selected)) == K
     for name, p in paths.items():
         np.testing.assert_array_equal(p.selected, ref.selected, err_msg=name)
         np.testing.assert_allclose(p.loo_mse, ref.loo_mse, rtol=1e-8, err_msg=name)
         np.testing.assert_allclose(p.criterion, ref.criterion, rtol=1e-8, err_msg=name)
-        np.testing.assert_allclose(p.coef_path, ref.coef_path, rtol=1e-8, atol=1e-10,
-                                   err_msg=name)
-        np.testing.assert_allclose(p.intercept_path, ref.intercept_path, rtol=1e-8,
-                                   atol=1e-10, err_msg=name)
+        np.testing.assert_allclose(p.coef_path, ref.coef_path, rtol=1e-8, atol=1e-10, err_msg=name)
+        np.testing.assert_allclose(
+            p.intercept_path, ref.intercept_path, rtol=1e-8, atol=1e-10, err_msg=name
+        )
 
 
-@pytest.mark.parametrize("shape,bias,outputs", list(itertools.product(
-    ["m<n", "m>n"], [0.0, 1.5], ["single", "multi"])))
+@pytest.mark.parametrize(
+    "shape,bias,outputs", list(itertools.product(["m<n", "m>n"], [0.0, 1.5], ["single", "multi"]))
+)
 def test_greedy_weights_equal_direct_ridge_on_selected_columns(shape, bias, outputs):
     X, y, alpha = make_problem(shape, outputs, "squared", seed=7)
     path = greedy_rls(X, y, K, alpha, bias=bias)
@@ -83,7 +96,7 @@ def test_greedy_weights_equal_direct_ridge_on_selected_columns(shape, bias, outp
     for s in range(K):
         w = direct_ridge(X[:, path.selected[: s + 1]], y, alpha, bias)
         np.testing.assert_allclose(path.coef_path[s, : s + 1], w[: s + 1], rtol=1e-8, atol=1e-10)
-        assert np.all(path.coef_path[s, s + 1:] == 0)
+        assert np.all(path.coef_path[s, s + 1 :] == 0)
         expected_icpt = bias * w[s + 1] if bias else np.zeros(n_out or ())
         np.testing.assert_allclose(path.intercept_path[s], expected_icpt, rtol=1e-8, atol=1e-10)
     # decision_path scores new data with those weights
@@ -107,8 +120,12 @@ def test_greedy_picks_the_lowest_loo_feature_each_round():
                 errs.append(np.inf)
                 continue
             cols = chosen + [i]
-            res = [y[j] - np.r_[X[j, cols], 1.0] @ direct_ridge(
-                np.delete(X[:, cols], j, 0), np.delete(y, j), alpha, 1.0) for j in range(len(y))]
+            res = [
+                y[j]
+                - np.r_[X[j, cols], 1.0]
+                @ direct_ridge(np.delete(X[:, cols], j, 0), np.delete(y, j), alpha, 1.0)
+                for j in range(len(y))
+            ]
             errs.append(np.mean(np.square(res)))
         chosen.append(int(np.argmin(errs)))
         assert path.selected[s] == chosen[-1]

@@ -5,7 +5,13 @@ import pytest
 
 from rlsbench import GreedyRLS, LowRankLSSVM
 from rlsbench.numerics.rls import choose_alpha, fit_rls, loo_grid, loo_predictions
-from rlsbench.numerics.selection import greedy_rls, lowrank_lssvm, random_selection, ridge_path, wrapper
+from rlsbench.numerics.selection import (
+    greedy_rls,
+    lowrank_lssvm,
+    random_selection,
+    ridge_path,
+    wrapper,
+)
 from rlsbench.numerics.synthetic import make_two_gaussians
 
 SELECTORS = [greedy_rls, lowrank_lssvm, wrapper, random_selection]
@@ -117,8 +123,12 @@ def test_estimator_names_n_features_to_select(data):
 
 def test_ridge_path_order_is_checked(data):
     X, y = data
-    for order, msg in [([0, 0], "repeat"), ([0, 5], "outside"), ([], "non-empty"),
-                       ([0.5], "integer")]:
+    for order, msg in [
+        ([0, 0], "repeat"),
+        ([0, 5], "outside"),
+        ([], "non-empty"),
+        ([0.5], "integer"),
+    ]:
         with pytest.raises(ValueError, match=f"order.*{msg}|{msg}"):
             ridge_path(X, y, order, 1.0)
 

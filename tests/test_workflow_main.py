@@ -42,9 +42,7 @@ def snakemake(*args, workdir=None, check=True):
 def job_counts(stderr):
     """Job stats table of a snakemake run/dry run -> {rule: count}."""
     block = stderr.split("Job stats:")[1].split("total")[0]
-    return {
-        m.group(1): int(m.group(2)) for m in re.finditer(r"^(\w+)\s+(\d+)\s*$", block, re.M)
-    }
+    return {m.group(1): int(m.group(2)) for m in re.finditer(r"^(\w+)\s+(\d+)\s*$", block, re.M)}
 
 
 def tables(rundir):
@@ -71,7 +69,8 @@ def test_main_rule_files_are_lint_clean():
     ours = [
         h
         for h in headers
-        if re.match(r"rule main_", h) or any(h.endswith(f"/{f}") for f in MAIN_RULE_FILES)
+        if re.match(r"rule main_", h)
+        or any(h.endswith(f"/{f}") for f in MAIN_RULE_FILES)
         or h.endswith("/Snakefile")
     ]
     assert ours == [], headers
@@ -109,10 +108,18 @@ def test_tiny_run_writes_tidy_tables_with_provenance(tiny_run):
     # the black-box wrapper (O(m²) per candidate) exceeds the time budget on breast_cancer
     # (m = 379) but not on wine (m = 118): recorded as skipped, with its reason
     skipped = steps[steps["status"] == "skipped"]
-    assert set(zip(skipped["dataset"], skipped["method"])) == {("breast_cancer", "wrapper_blackbox")}
+    assert set(zip(skipped["dataset"], skipped["method"])) == {
+        ("breast_cancer", "wrapper_blackbox")
+    }
     assert len(skipped) == 3 and skipped["reason"].str.startswith("time:").all()
-    for col in ("numpy_version", "scikit_learn_version", "git_commit", "config_hash", "host",
-                "seed"):
+    for col in (
+        "numpy_version",
+        "scikit_learn_version",
+        "git_commit",
+        "config_hash",
+        "host",
+        "seed",
+    ):
         assert steps[col].notna().all(), col
     summary = pd.read_csv(rundir / "tables" / "summary.csv", keep_default_na=False)
     assert set(summary["method"]) == {"greedy_rls", "wrapper_blackbox", "random"}
@@ -160,16 +167,25 @@ def test_resume_recomputes_only_the_missing_job(tiny_run, tmp_path):
 @pytest.mark.parametrize(
     "edit, message",
     [
-        (lambda c: c["main"].update(datasets=["breast_cancer", "wien"]),
-         r"main\.datasets\[1\]: unknown dataset 'wien'"),
-        (lambda c: c["main"].update(methods=["greedy_rsl"]),
-         r"main\.methods\[0\]: unknown method 'greedy_rsl'"),
+        (
+            lambda c: c["main"].update(datasets=["breast_cancer", "wien"]),
+            r"main\.datasets\[1\]: unknown dataset 'wien'",
+        ),
+        (
+            lambda c: c["main"].update(methods=["greedy_rsl"]),
+            r"main\.methods\[0\]: unknown method 'greedy_rsl'",
+        ),
         (lambda c: c["main"].update(n_fold=3), r"'n_fold' was unexpected"),
         (lambda c: c.update(mian={"enabled": True}), r"'mian' was unexpected"),
-        (lambda c: c["main"].update(k_max=31), r"main\.k_max: k_max = 31 exceeds the 30 features"
-         r" of dataset 'breast_cancer'"),
-        (lambda c: c["main"]["k_max_per_dataset"].update(wine=14),
-         r"main\.k_max_per_dataset\.wine: k_max = 14 exceeds the 13 features"),
+        (
+            lambda c: c["main"].update(k_max=31),
+            r"main\.k_max: k_max = 31 exceeds the 30 features"
+            r" of dataset 'breast_cancer'",
+        ),
+        (
+            lambda c: c["main"]["k_max_per_dataset"].update(wine=14),
+            r"main\.k_max_per_dataset\.wine: k_max = 14 exceeds the 13 features",
+        ),
     ],
     ids=["dataset", "method", "main-key", "top-key", "k_max", "k_max_per_dataset"],
 )
@@ -189,6 +205,11 @@ def test_publish_copies_the_run_to_the_committed_location_only_on_request(tiny_r
     published = workdir / "results" / "paper" / "main"
     assert not published.exists()  # the run itself never writes the committed copy
     snakemake("main_publish", "--configfile", TINY, workdir=workdir)
-    for name in ("tables/summary.md", "tables/summary.tex", "tables/curves.csv",
-                 "figures/test_wine.png", "figures/loo_vs_test_breast_cancer.png"):
+    for name in (
+        "tables/summary.md",
+        "tables/summary.tex",
+        "tables/curves.csv",
+        "figures/test_wine.png",
+        "figures/loo_vs_test_breast_cancer.png",
+    ):
         assert (published / name).read_bytes() == (rundir / name).read_bytes(), name

@@ -35,9 +35,17 @@ SUBMITTED = re.compile(r"submitted with SLURM jobid (\d+) \(log: (.+?)\)\.?$", r
 EXECUTED = re.compile(r"^localrule (\w+):$", re.M)
 # columns that describe where and how fast a job ran, not what it computed
 PROVENANCE_COLUMNS = {
-    "host", "git_commit", "config_hash", "python_version", "rlsbench_version",
-    "numpy_version", "scipy_version", "scikit_learn_version", "pandas_version",
-    "numba_version", "snakemake_version",
+    "host",
+    "git_commit",
+    "config_hash",
+    "python_version",
+    "rlsbench_version",
+    "numpy_version",
+    "scipy_version",
+    "scikit_learn_version",
+    "pandas_version",
+    "numba_version",
+    "snakemake_version",
 }
 MEASURED = re.compile(r"(_s|_mb)$|\btime\b")
 
@@ -63,7 +71,8 @@ def slurm_states(job_ids: list[str]) -> dict[str, str]:
     """SLURM job id -> state, as the executor itself reads it (squeue, no accounting needed)."""
     proc = subprocess.run(
         ["squeue", "--states=all", "--noheader", "--format=%i|%T", "--jobs", ",".join(job_ids)],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     if proc.returncode != 0:
         raise CheckFailed(f"squeue failed (is slurmctld running?): {proc.stderr.strip()}")
@@ -94,9 +103,7 @@ def check_scheduler(slurm_log: Path) -> tuple[int, int, list[str]]:
             raise CheckFailed(f"SLURM job {job_id} executed no Snakemake job (log {log})")
         executed.update(ran)
     if dict(executed) != planned:
-        raise CheckFailed(
-            f"jobs executed inside SLURM {dict(executed)} != jobs planned {planned}"
-        )
+        raise CheckFailed(f"jobs executed inside SLURM {dict(executed)} != jobs planned {planned}")
     print(f"{'rule':<20} {'jobs':>5}")
     for rule, n in planned.items():
         print(f"{rule:<20} {n:>5}")
@@ -105,8 +112,7 @@ def check_scheduler(slurm_log: Path) -> tuple[int, int, list[str]]:
 
 def comparable(frame: pd.DataFrame) -> pd.DataFrame:
     drop = [
-        c for c in frame
-        if c in TIMING_COLUMNS or c in PROVENANCE_COLUMNS or MEASURED.search(c)
+        c for c in frame if c in TIMING_COLUMNS or c in PROVENANCE_COLUMNS or MEASURED.search(c)
     ]
     return frame.drop(columns=drop)
 
@@ -125,7 +131,9 @@ def check_tables(slurm_dir: Path, local_dir: Path, run_name: str) -> list[str]:
         try:
             pd.testing.assert_frame_equal(a, b, check_exact=True)
         except AssertionError as err:
-            raise CheckFailed(f"{rel / local.name} differs between local and SLURM:\n{err}")
+            raise CheckFailed(
+                f"{rel / local.name} differs between local and SLURM:\n{err}"
+            ) from None
         print(f"equal: {rel / local.name} ({len(a)} rows, {a.shape[1]} columns compared)")
     return [t.name for t in local_tables]
 
@@ -139,8 +147,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         n_jobs, n_submissions, ids = check_scheduler(args.slurm_log)
-        print(f"{n_jobs} jobs ran through SLURM in {n_submissions} sbatch submissions "
-              f"(SLURM job ids {' '.join(sorted(ids, key=int))}), all COMPLETED")
+        print(
+            f"{n_jobs} jobs ran through SLURM in {n_submissions} sbatch submissions "
+            f"(SLURM job ids {' '.join(sorted(ids, key=int))}), all COMPLETED"
+        )
         check_tables(args.slurm_dir, args.local_dir, args.run_name)
     except CheckFailed as err:
         print(f"FAIL: {err}", file=sys.stderr)

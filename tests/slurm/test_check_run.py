@@ -47,7 +47,8 @@ def all_completed(monkeypatch):
 
 def test_job_stats_reads_the_plan_up_to_total():
     assert check_run.job_stats("noise\n" + JOB_STATS + "later\n") == {
-        "prepare": 2, "main_select": 3,
+        "prepare": 2,
+        "main_select": 3,
     }
 
 
@@ -81,8 +82,14 @@ def write_tables(root, accuracy, host, elapsed):
     tables = root / "results" / "runs" / "r" / "main" / "tables"
     tables.mkdir(parents=True)
     pd.DataFrame(
-        {"dataset": ["wine"], "k": [1], "test_accuracy": [accuracy], "host": [host],
-         "elapsed_s": [elapsed], "fit time (s)": [elapsed]}
+        {
+            "dataset": ["wine"],
+            "k": [1],
+            "test_accuracy": [accuracy],
+            "host": [host],
+            "elapsed_s": [elapsed],
+            "fit time (s)": [elapsed],
+        }
     ).to_csv(tables / "steps.csv", index=False)
 
 

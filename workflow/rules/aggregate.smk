@@ -37,9 +37,9 @@ rule main_runtime:
         f"{RUNDIR}/main/tables/runtime.csv",
     log:
         f"{RUNDIR}/main/logs/runtime.log",
-    params:
-        prefix=f"{RUNDIR}/main/benchmarks/",
     conda:
         "../../environment.yml"
+    params:
+        prefix=f"{RUNDIR}/main/benchmarks/",
     script:
         "../scripts/main_runtime.py"

@@ -12,8 +12,9 @@ BUTENEERS_OUTPUTS = ("tables.md", "results.csv", "timing.csv")
 if part_enabled("buteneers"):
     validate(config["buteneers"], "../schemas/buteneers.schema.yaml")
     BUTENEERS = config["buteneers"]
-    BUTENEERS_TASKS = {t["name"]: {k: v for k, v in t.items() if k != "name"}
-                       for t in BUTENEERS["tasks"]}
+    BUTENEERS_TASKS = {
+        t["name"]: {k: v for k, v in t.items() if k != "name"} for t in BUTENEERS["tasks"]
+    }
     if len(BUTENEERS_TASKS) != len(BUTENEERS["tasks"]):
         raise ValueError("config key buteneers.tasks: task names must be unique")
     BUTENEERS_TARGETS = [f"{BUTENEERS_DIR}/{name}" for name in BUTENEERS_OUTPUTS]
@@ -24,15 +25,19 @@ else:
 
 # Task names are the only values the {task} wildcard can take, so a lookup cannot fail.
 BUTENEERS_TASK_RE = "|".join(re.escape(name) for name in BUTENEERS_TASKS) or "(?!)"
-BUTENEERS_COMMON = {k: BUTENEERS[k] for k in ("seed", "methods", "fs_max_seconds") if k in BUTENEERS}
+BUTENEERS_COMMON = {
+    k: BUTENEERS[k] for k in ("seed", "methods", "fs_max_seconds") if k in BUTENEERS
+}
 
 
 rule buteneers_task:
     input:
         unpack(
-            lambda wc: {"data": f"results/datasets/prepared/{BUTENEERS_TASKS[wc.task]['dataset']}.npz"}
-            if "dataset" in BUTENEERS_TASKS[wc.task]
-            else {}
+            lambda wc: (
+                {"data": f"results/datasets/prepared/{BUTENEERS_TASKS[wc.task]['dataset']}.npz"}
+                if "dataset" in BUTENEERS_TASKS[wc.task]
+                else {}
+            )
         ),
     output:
         table=f"{BUTENEERS_DIR}/tasks/{{task}}.csv",
@@ -42,12 +47,12 @@ rule buteneers_task:
         f"{BUTENEERS_DIR}/benchmarks/task_{{task}}.tsv"
     wildcard_constraints:
         task=BUTENEERS_TASK_RE,
+    conda:
+        "../../environment.yml"
     threads: 1
     params:
         task=lambda wc: BUTENEERS_TASKS[wc.task],
         common=BUTENEERS_COMMON,
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/buteneers_task.py"
 
@@ -59,12 +64,12 @@ rule buteneers_timing:
         f"{BUTENEERS_DIR}/logs/timing.log",
     benchmark:
         f"{BUTENEERS_DIR}/benchmarks/timing.tsv"
+    conda:
+        "../../environment.yml"
     threads: 1
     params:
         timing=BUTENEERS.get("timing", {}),
         seed=BUTENEERS.get("seed", 0),
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/buteneers_timing.py"
 
@@ -74,10 +79,16 @@ rule buteneers_tables:
         tasks=expand(f"{BUTENEERS_DIR}/tasks/{{task}}.csv", task=list(BUTENEERS_TASKS)),
         timing=rules.buteneers_timing.output.table,
     output:
-        tables=report(f"{BUTENEERS_DIR}/tables.md", caption="../report/buteneers_tables.rst",
-                      category="Buteneers"),
-        results=report(f"{BUTENEERS_DIR}/results.csv", caption="../report/buteneers_results.rst",
-                       category="Buteneers"),
+        tables=report(
+            f"{BUTENEERS_DIR}/tables.md",
+            caption="../report/buteneers_tables.rst",
+            category="Buteneers",
+        ),
+        results=report(
+            f"{BUTENEERS_DIR}/results.csv",
+            caption="../report/buteneers_results.rst",
+            category="Buteneers",
+        ),
     log:
         f"{BUTENEERS_DIR}/logs/tables.log",
     conda:

@@ -7,7 +7,6 @@ from pathlib import Path
 import yaml
 from snakemake.utils import validate
 
-
 validate(config, "../schemas/config.schema.yaml")
 
 RUN = config["run_name"]
@@ -167,7 +166,11 @@ def main_select_mem_mb(wildcards):
     m, n, k = _train_shape(wildcards.dataset)
     method = get_method(wildcards.method)
     feas = feasibility(
-        method, m, n, k, dataset_n_outputs(wildcards.dataset),
+        method,
+        m,
+        n,
+        k,
+        dataset_n_outputs(wildcards.dataset),
         memory_budget_mb=MAIN["memory_budget_mb"],
         time_budget_s=MAIN["time_budget_s"],
         flops_per_second=MAIN["flops_per_second"],
@@ -183,8 +186,10 @@ def main_select_runtime(wildcards):
     from rlsbench.benchmark.protocol import estimate_flops, time_budget_for
 
     m, n, k = _train_shape(wildcards.dataset)
-    sec = estimate_flops(get_method(wildcards.method), m, n, k,
-                         dataset_n_outputs(wildcards.dataset)) / MAIN["flops_per_second"]
+    sec = (
+        estimate_flops(get_method(wildcards.method), m, n, k, dataset_n_outputs(wildcards.dataset))
+        / MAIN["flops_per_second"]
+    )
     budget = time_budget_for(MAIN["time_budget_s"], wildcards.method)
     # a job over budget is skipped; the LOO path of the protocol costs O(k²m) on top
     sec = min(sec, budget) + 8.0 * m * k * k / MAIN["flops_per_second"]
@@ -206,9 +211,7 @@ def main_alpha_settings(wildcards):
 
 
 def main_job_tables(wildcards=None):
-    return [
-        f"{RUNDIR}/main/jobs/{d}/{m}/fold{f}-seed{s}.csv" for d, m, f, s in main_jobs()
-    ]
+    return [f"{RUNDIR}/main/jobs/{d}/{m}/fold{f}-seed{s}.csv" for d, m, f, s in main_jobs()]
 
 
 def main_benchmarks(wildcards=None):
@@ -218,8 +221,7 @@ def main_benchmarks(wildcards=None):
         for f in range(MAIN["n_folds"])
     ]
     selects = [
-        f"{RUNDIR}/main/benchmarks/select/{d}/{m}/fold{f}-seed{s}.tsv"
-        for d, m, f, s in main_jobs()
+        f"{RUNDIR}/main/benchmarks/select/{d}/{m}/fold{f}-seed{s}.tsv" for d, m, f, s in main_jobs()
     ]
     return alphas + selects
 

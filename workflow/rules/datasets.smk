@@ -13,6 +13,7 @@ DATASETS_ROOT = Path(workflow.current_basedir).resolve().parents[1]
 DATASETS_REGISTRY_FILE = DATASETS_ROOT / "config" / "datasets.yaml"
 DATASETS = load_registry(DATASETS_REGISTRY_FILE)
 
+
 # Compute nodes of most clusters are offline: fetch on the host that runs Snakemake.
 localrules:
     download,
@@ -25,14 +26,14 @@ rule download:
         "results/datasets/logs/download/{dataset}.log",
     wildcard_constraints:
         dataset=dsrules.name_constraint(n for n, s in DATASETS.items() if s.needs_download),
+    conda:
+        "../../environment.yml"
+    resources:
+        downloads=1,
     params:
         registry=str(DATASETS_REGISTRY_FILE),
         root=str(DATASETS_ROOT),
         raw_dir=dsrules.RAW,
-    resources:
-        downloads=1,
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/datasets_download.py"
 
@@ -48,11 +49,11 @@ rule prepare:
         "results/datasets/benchmarks/prepare/{dataset}.tsv"
     wildcard_constraints:
         dataset=dsrules.name_constraint(DATASETS),
+    conda:
+        "../../environment.yml"
     params:
         cli=dsrules.cli(DATASETS_REGISTRY_FILE),
         raw_dir=dsrules.RAW,
-    conda:
-        "../../environment.yml"
     shell:
         "{params.cli} prepare {wildcards.dataset:q} --raw-dir {params.raw_dir:q}"
         " --output {output:q} > {log:q} 2>&1"

@@ -39,12 +39,28 @@ RAMONA_OUTPUTS = {
     "table9": f"{RAMONA_DIR}/tables/table9_cputime_D.md",
 }
 RAMONA_TARGETS = (
-    ([RAMONA_OUTPUTS[k] for k in ("toy_rows", "toy_summary", "toy_figure")]
-     if RAMONA_TOY_FILES else [])
-    + ([RAMONA_OUTPUTS[k] for k in ("real_rows", "real_summary", "real_tests",
-                                      "real_tests_sas", "real_figure", "table2", "table4",
-                                      "table6")]
-       if RAMONA_REAL_FILES else [])
+    (
+        [RAMONA_OUTPUTS[k] for k in ("toy_rows", "toy_summary", "toy_figure")]
+        if RAMONA_TOY_FILES
+        else []
+    )
+    + (
+        [
+            RAMONA_OUTPUTS[k]
+            for k in (
+                "real_rows",
+                "real_summary",
+                "real_tests",
+                "real_tests_sas",
+                "real_figure",
+                "table2",
+                "table4",
+                "table6",
+            )
+        ]
+        if RAMONA_REAL_FILES
+        else []
+    )
     + ([RAMONA_OUTPUTS[k] for k in ("cpu_rows", "table8", "table9")] if RAMONA_CPU_AXES else [])
 )
 
@@ -59,13 +75,13 @@ rule ramona_toy:
     wildcard_constraints:
         problem="linear|nonlinear",
         method="[a-z0-9]+",
+    conda:
+        "../../environment.yml"
     threads: RAMONA.get("threads", 1)
     params:
         # the settings of this job only: adding a method must not re-run the others
         toy={k: v for k, v in RAMONA.get("toy", {}).items() if k != "methods"},
         seed=RAMONA.get("seed", 0),
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/ramona_toy.py"
 
@@ -73,7 +89,8 @@ rule ramona_toy:
 rule ramona_realdata:
     input:
         data=lambda wc: "results/datasets/prepared/{}.npz".format(
-            ramona_cfg.experiment(RAMONA, wc.experiment)["dataset"]),
+            ramona_cfg.experiment(RAMONA, wc.experiment)["dataset"]
+        ),
     output:
         f"{RAMONA_DIR}/realdata/{{experiment}}/{{kernel}}.csv",
     log:
@@ -83,12 +100,12 @@ rule ramona_realdata:
     wildcard_constraints:
         experiment="[A-Za-z0-9_\-]+",
         kernel="linear|rbf|poly",
+    conda:
+        "../../environment.yml"
     threads: RAMONA.get("threads", 1)
     params:
         experiment=lambda wc: ramona_cfg.experiment_job(RAMONA, wc.experiment, wc.kernel),
         seed=RAMONA.get("seed", 0),
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/ramona_realdata.py"
 
@@ -102,12 +119,12 @@ rule ramona_cputime:
         f"{RAMONA_DIR}/benchmarks/cputime/{{axis}}.tsv"
     wildcard_constraints:
         axis="N|D",
+    conda:
+        "../../environment.yml"
     threads: 1
     params:
         cputime=RAMONA.get("cputime"),
         seed=RAMONA.get("seed", 0),
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/ramona_cputime.py"
 
@@ -118,8 +135,12 @@ rule ramona_toy_report:
     output:
         rows=RAMONA_OUTPUTS["toy_rows"],
         summary=RAMONA_OUTPUTS["toy_summary"],
-        figure=report(RAMONA_OUTPUTS["toy_figure"], caption="../report/ramona_toy.rst",
-                      category="Ramona et al.", subcategory="Toy problems"),
+        figure=report(
+            RAMONA_OUTPUTS["toy_figure"],
+            caption="../report/ramona_toy.rst",
+            category="Ramona et al.",
+            subcategory="Toy problems",
+        ),
     log:
         f"{RAMONA_DIR}/logs/toy_report.log",
     benchmark:
@@ -137,28 +158,47 @@ rule ramona_realdata_report:
         rows=RAMONA_OUTPUTS["real_rows"],
         summary=RAMONA_OUTPUTS["real_summary"],
         tests=RAMONA_OUTPUTS["real_tests"],
-        tests_sas=report(RAMONA_OUTPUTS["real_tests_sas"],
-                         caption="../report/ramona_paired_tests.rst",
-                         category="Ramona et al.", subcategory="Tables"),
-        figure=report(RAMONA_OUTPUTS["real_figure"], caption="../report/ramona_realdata.rst",
-                      category="Ramona et al.", subcategory="Real data"),
-        table2=report(RAMONA_OUTPUTS["table2"], caption="../report/ramona_tables.rst",
-                      category="Ramona et al.", subcategory="Tables"),
-        table4=report(RAMONA_OUTPUTS["table4"], caption="../report/ramona_tables.rst",
-                      category="Ramona et al.", subcategory="Tables"),
-        table6=report(RAMONA_OUTPUTS["table6"], caption="../report/ramona_tables.rst",
-                      category="Ramona et al.", subcategory="Tables"),
+        tests_sas=report(
+            RAMONA_OUTPUTS["real_tests_sas"],
+            caption="../report/ramona_paired_tests.rst",
+            category="Ramona et al.",
+            subcategory="Tables",
+        ),
+        figure=report(
+            RAMONA_OUTPUTS["real_figure"],
+            caption="../report/ramona_realdata.rst",
+            category="Ramona et al.",
+            subcategory="Real data",
+        ),
+        table2=report(
+            RAMONA_OUTPUTS["table2"],
+            caption="../report/ramona_tables.rst",
+            category="Ramona et al.",
+            subcategory="Tables",
+        ),
+        table4=report(
+            RAMONA_OUTPUTS["table4"],
+            caption="../report/ramona_tables.rst",
+            category="Ramona et al.",
+            subcategory="Tables",
+        ),
+        table6=report(
+            RAMONA_OUTPUTS["table6"],
+            caption="../report/ramona_tables.rst",
+            category="Ramona et al.",
+            subcategory="Tables",
+        ),
     log:
         f"{RAMONA_DIR}/logs/realdata_report.log",
     benchmark:
         f"{RAMONA_DIR}/benchmarks/realdata_report.tsv"
+    conda:
+        "../../environment.yml"
     params:
         experiments={
             name: ramona_cfg.experiment(RAMONA, name)
             for name in RAMONA.get("realdata", {}).get("experiments", {})
         },
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/ramona_realdata_report.py"
 
@@ -168,10 +208,18 @@ rule ramona_cputime_report:
         [f"{RAMONA_DIR}/cputime/{a}.csv" for a in RAMONA_CPU_AXES],
     output:
         rows=RAMONA_OUTPUTS["cpu_rows"],
-        table8=report(RAMONA_OUTPUTS["table8"], caption="../report/ramona_cputime.rst",
-                      category="Ramona et al.", subcategory="CPU time"),
-        table9=report(RAMONA_OUTPUTS["table9"], caption="../report/ramona_cputime.rst",
-                      category="Ramona et al.", subcategory="CPU time"),
+        table8=report(
+            RAMONA_OUTPUTS["table8"],
+            caption="../report/ramona_cputime.rst",
+            category="Ramona et al.",
+            subcategory="CPU time",
+        ),
+        table9=report(
+            RAMONA_OUTPUTS["table9"],
+            caption="../report/ramona_cputime.rst",
+            category="Ramona et al.",
+            subcategory="CPU time",
+        ),
     log:
         f"{RAMONA_DIR}/logs/cputime_report.log",
     benchmark:

@@ -16,10 +16,10 @@ rule main_summary:
         tex=f"{RUNDIR}/main/tables/summary.tex",
     log:
         f"{RUNDIR}/main/logs/summary.log",
-    params:
-        report_k=MAIN.get("report_k", []),
     conda:
         "../../environment.yml"
+    params:
+        report_k=MAIN.get("report_k", []),
     script:
         "../scripts/main_summary.py"
 
@@ -37,10 +37,10 @@ rule main_checks:
         md=f"{RUNDIR}/main/tables/paper_checks.md",
     log:
         f"{RUNDIR}/main/logs/checks.log",
-    params:
-        report_k=MAIN.get("report_k", []),
     conda:
         "../../environment.yml"
+    params:
+        report_k=MAIN.get("report_k", []),
     script:
         "../scripts/main_checks.py"
 

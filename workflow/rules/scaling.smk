@@ -7,7 +7,12 @@
 # recorded as skipped, with the reason, when the prediction exceeds `budget.point_s`; a hard
 # limit `budget.timeout_s` stops a run that overshoots anyway (then all larger points skip).
 # Threads: the wildcard `t1` is the single-threaded variant, `t2`, `t4`, ... multi-threaded.
-from rlsbench.studies.scaling.experiment import SCALING_METHODS, job_params, plan_points, previous_input
+from rlsbench.studies.scaling.experiment import (
+    SCALING_METHODS,
+    job_params,
+    plan_points,
+    previous_input,
+)
 
 SCALING_DIR = f"{RUNDIR}/scaling"
 SCALING_PUBLISH_DIR = "results/paper/scaling"
@@ -29,8 +34,14 @@ SCALING_FIGURES = [
 SCALING_TABLES = {
     name: f"{SCALING_DIR}/tables/{name.replace('_csv', '.csv').replace('_md', '.md')}"
     for name in (
-        "exponents_csv", "exponents_md", "speedups_csv", "speedups_md",
-        "timings_csv", "timings_md", "paper_csv", "paper_md",
+        "exponents_csv",
+        "exponents_md",
+        "speedups_csv",
+        "speedups_md",
+        "timings_csv",
+        "timings_md",
+        "paper_csv",
+        "paper_md",
     )
 }
 SCALING_TARGETS = (
@@ -55,6 +66,8 @@ rule scaling_point:
         m=r"\d+",
         n=r"\d+",
         k=r"\d+",
+    conda:
+        "../../environment.yml"
     # exclusive: the job reserves every core so that no other job disturbs its timing; it
     # still uses only its wildcard's thread count (capped in the script).
     threads: lambda wc: workflow.cores if SCALING.get("exclusive", False) else int(wc.threads)
@@ -66,8 +79,6 @@ rule scaling_point:
             "budget": SCALING["budget"],
             "methods": {wc.method: SCALING["methods"][wc.method]},
         },
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/scaling_point.py"
 
@@ -83,11 +94,11 @@ rule scaling_collect:
         f"{SCALING_DIR}/logs/collect.log",
     benchmark:
         f"{SCALING_DIR}/benchmarks/collect.tsv"
+    conda:
+        "../../environment.yml"
     params:
         sweeps_of={key: list(point.sweeps) for key, point in SCALING_POINTS.items()},
         seed=SCALING.get("seed"),
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/scaling_collect.py"
 
@@ -107,10 +118,10 @@ rule scaling_agreement:
         f"{SCALING_DIR}/logs/agreement.log",
     benchmark:
         f"{SCALING_DIR}/benchmarks/agreement.tsv"
-    params:
-        excluded=[n for n, m in SCALING_METHODS.items() if not m.comparable],
     conda:
         "../../environment.yml"
+    params:
+        excluded=[n for n, m in SCALING_METHODS.items() if not m.comparable],
     script:
         "../scripts/scaling_agreement.py"
 
@@ -147,10 +158,10 @@ rule scaling_tables:
         f"{SCALING_DIR}/logs/tables.log",
     benchmark:
         f"{SCALING_DIR}/benchmarks/tables.tsv"
-    params:
-        cfg=SCALING,
     conda:
         "../../environment.yml"
+    params:
+        cfg=SCALING,
     script:
         "../scripts/scaling_tables.py"
 
@@ -169,16 +180,16 @@ rule scaling_figure:
         ),
     log:
         f"{SCALING_DIR}/logs/figure_{{sweep}}_{{scale}}.log",
+    benchmark:
+        f"{SCALING_DIR}/benchmarks/figure_{{sweep}}_{{scale}}.tsv"
     wildcard_constraints:
         sweep="|".join(SCALING["sweeps"]) or "(?!)",
         scale="linear|log",
-    benchmark:
-        f"{SCALING_DIR}/benchmarks/figure_{{sweep}}_{{scale}}.tsv"
+    conda:
+        "../../environment.yml"
     params:
         cfg=SCALING,
         labels={name: m.label for name, m in SCALING_METHODS.items()},
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/scaling_figure.py"
 

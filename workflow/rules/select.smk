@@ -19,12 +19,12 @@ rule main_alpha:
         f"{RUNDIR}/main/logs/alpha/{{dataset}}/fold{{fold}}.log",
     benchmark:
         f"{RUNDIR}/main/benchmarks/alpha/{{dataset}}/fold{{fold}}.tsv"
-    params:
-        settings=main_alpha_settings,
     threads: main_threads
     resources:
         mem_mb=main_alpha_mem_mb,
         runtime=main_alpha_runtime,
+    params:
+        settings=main_alpha_settings,
     run:
         from rlsbench.benchmark.protocol import alpha_job
 
@@ -41,12 +41,12 @@ rule main_select:
         f"{RUNDIR}/main/logs/select/{{dataset}}/{{method}}/fold{{fold}}-seed{{seed}}.log",
     benchmark:
         f"{RUNDIR}/main/benchmarks/select/{{dataset}}/{{method}}/fold{{fold}}-seed{{seed}}.tsv"
-    params:
-        settings=lambda wildcards: main_job_settings(wildcards.dataset),
     threads: main_threads
     resources:
         mem_mb=main_select_mem_mb,
         runtime=main_select_runtime,
+    params:
+        settings=lambda wildcards: main_job_settings(wildcards.dataset),
     run:
         from rlsbench.benchmark.protocol import select_job
 

@@ -24,7 +24,9 @@ SUNYAO_T1 = dict(SUNYAO.get("table1") or {"datasets": []})
 SUNYAO_T1["datasets"] = {entry["name"]: entry for entry in SUNYAO_T1["datasets"]}
 SUNYAO_F1 = SUNYAO.get("fig1") if (SUNYAO.get("fig1") or {}).get("enabled", True) else None
 
-SUNYAO_T1_OUT = [f"{SUNYAO_DIR}/table1/{name}" for name in ("table1.md", "table1.csv", "splits.csv")]
+SUNYAO_T1_OUT = [
+    f"{SUNYAO_DIR}/table1/{name}" for name in ("table1.md", "table1.csv", "splits.csv")
+]
 SUNYAO_F1_OUT = (
     [f"{SUNYAO_DIR}/fig1/{name}" for name in ("fig1.png", "fig1.md", "fig1.csv")]
     if SUNYAO_F1
@@ -51,6 +53,8 @@ rule sunyao_hyper:
         f"{SUNYAO_DIR}/logs/hyper/{{sy_study}}/{{sy_dataset}}.log",
     benchmark:
         f"{SUNYAO_DIR}/benchmarks/hyper/{{sy_study}}/{{sy_dataset}}.tsv"
+    conda:
+        "../../environment.yml"
     threads: SUNYAO.get("threads", 1)
     params:
         entry=lambda wc: sunyao_entry(wc.sy_study, wc.sy_dataset),
@@ -58,8 +62,6 @@ rule sunyao_hyper:
         rvm=SUNYAO.get("rvm"),
         sigma2=SUNYAO.get("sigma2"),
         seed=SUNYAO.get("seed"),
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/sunyao_hyper.py"
 
@@ -74,6 +76,8 @@ rule sunyao_table1_runs:
         f"{SUNYAO_DIR}/logs/table1/{{sy_dataset}}/{{sy_method}}.log",
     benchmark:
         f"{SUNYAO_DIR}/benchmarks/table1/{{sy_dataset}}/{{sy_method}}.tsv"
+    conda:
+        "../../environment.yml"
     threads: SUNYAO.get("threads", 1)
     params:
         study="table1",
@@ -82,8 +86,6 @@ rule sunyao_table1_runs:
         rvm=SUNYAO.get("rvm"),
         sigma2=SUNYAO.get("sigma2"),
         seed=SUNYAO.get("seed"),
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/sunyao_table1_runs.py"
 
@@ -109,12 +111,10 @@ rule sunyao_table1:
         f"{SUNYAO_DIR}/logs/table1.log",
     benchmark:
         f"{SUNYAO_DIR}/benchmarks/table1.tsv"
-    params:
-        shapes={
-            d: [None, e["n_train"], e["n_test"]] for d, e in SUNYAO_T1["datasets"].items()
-        },
     conda:
         "../../environment.yml"
+    params:
+        shapes={d: [None, e["n_train"], e["n_test"]] for d, e in SUNYAO_T1["datasets"].items()},
     script:
         "../scripts/sunyao_table1.py"
 
@@ -129,6 +129,8 @@ rule sunyao_fig1_runs:
         f"{SUNYAO_DIR}/logs/fig1/{{sy_method}}.log",
     benchmark:
         f"{SUNYAO_DIR}/benchmarks/fig1/{{sy_method}}.tsv"
+    conda:
+        "../../environment.yml"
     threads: SUNYAO.get("threads", 1)
     resources:
         mem_mb=lambda wc: 500 + (SUNYAO_F1 or {}).get("memory_budget_mb", 0),
@@ -138,8 +140,6 @@ rule sunyao_fig1_runs:
         rvm=SUNYAO.get("rvm"),
         sigma2=SUNYAO.get("sigma2"),
         seed=SUNYAO.get("seed"),
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/sunyao_fig1_runs.py"
 
@@ -165,10 +165,10 @@ rule sunyao_fig1:
         f"{SUNYAO_DIR}/logs/fig1.log",
     benchmark:
         f"{SUNYAO_DIR}/benchmarks/fig1.tsv"
-    params:
-        entry=SUNYAO_F1,
     conda:
         "../../environment.yml"
+    params:
+        entry=SUNYAO_F1,
     script:
         "../scripts/sunyao_fig1.py"
 

@@ -10,11 +10,22 @@ from rlsbench.benchmark._io import atomic_path, atomic_write_text
 from rlsbench.studies.buteneers.experiment import TABLE_METHODS
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
-logging.basicConfig(filename=sm.log[0], filemode="w", level=logging.INFO,
-                    format="%(asctime)s %(message)s")
+logging.basicConfig(
+    filename=sm.log[0], filemode="w", level=logging.INFO, format="%(asctime)s %(message)s"
+)
 
-HEAD = ["RR naive", "RR cov.", "RR eig.", "FFS cov.", "FFS eig.", "BFS cov.", "BFS eig.",
-        "LARS", "OP-LR", "OP-RR"]
+HEAD = [
+    "RR naive",
+    "RR cov.",
+    "RR eig.",
+    "FFS cov.",
+    "FFS eig.",
+    "BFS cov.",
+    "BFS eig.",
+    "LARS",
+    "OP-LR",
+    "OP-RR",
+]
 S, MIN, H, D = 1.0, 60.0, 3600.0, 86400.0
 # Buteneers et al., Tables 3, 5 and 6, in the column order of TABLE_METHODS. Table 3's error
 # row is printed with merged cells ("15.0 16.3 28.5 15.0"): read as RR/FFS/BFS 15.0, LARS 16.3,
@@ -24,28 +35,88 @@ PAPER = {
         t_fixed=[1.4] * 7 + [1.6, 1.4, 1.4],
         t_opt=[11 * MIN, 15, 2, 23 * H, 1.3 * H, 4.5 * D, 16 * MIN, 18, 4 * MIN, 4 * MIN],
         pct_removed=[0, 0, 0, 44, 44, 47, 47, 87, 30, 11],
-        error=[15.0] * 7 + [16.3, 28.5, 15.0], cond=9.1e4, N=400, M=16281),
+        error=[15.0] * 7 + [16.3, 28.5, 15.0],
+        cond=9.1e4,
+        N=400,
+        M=16281,
+    ),
 }
 _T5 = {  # error ×10, % removed
-    "abalone": ([6.77] * 3 + [6.72] * 2 + [6.65] * 2 + [7.80, 6.74, 6.76],
-                [0, 0, 0, 80, 80, 73, 73, 92, 39, 52], 0.016, 0.14, 9.0e11, 108, 2785),
-    "ailerons": ([4.32] * 3 + [4.30] * 2 + [4.16] * 2 + [8.42, 4.24, 4.37],
-                 [0, 0, 0, 92, 92, 30, 30, 95, 37, 2], 0.055, 0.52, 6.5e12, 131, 7154),
-    "bank32nh": ([6.74] * 3 + [6.79] * 2 + [6.73] * 2 + [6.76, 6.76, 6.76],
-                 [0, 0, 0, 93, 93, 66, 66, 72, 79, 79], 0.028, 0.29, 2.3e11, 132, 4500),
-    "cancer": ([5.11] * 3 + [4.09] * 2 + [4.76] * 2 + [5.25, 5.76, 5.76],
-               [0, 0, 0, 94, 94, 81, 81, 92, 94, 94], 0.0062, 0.060, 1.4e13, 117, 129),
-    "elevators": ([3.89] * 3 + [4.18] * 2 + [3.89] * 2 + [4.59, 3.97, 3.89],
-                  [0, 0, 0, 71, 71, 38, 38, 72, 18, 1], 0.038, 0.47, 1.4e11, 115, 8752),
-    "price": ([4.42] * 3 + [2.98] * 2 + [3.86] * 2 + [189, 4.60, 4.60],
-              [0, 0, 0, 98, 98, 77, 77, 4, 76, 76], 0.0060, 0.054, 1.4e18, 105, 106),
-    "servo": ([5.13] * 3 + [4.87] * 2 + [4.91] * 2 + [9.91, 5.65, 5.13],
-              [0, 0, 0, 92, 92, 78, 78, 94, 88, 2], 0.0061, 0.035, 1.9e19, 103, 111),
+    "abalone": (
+        [6.77] * 3 + [6.72] * 2 + [6.65] * 2 + [7.80, 6.74, 6.76],
+        [0, 0, 0, 80, 80, 73, 73, 92, 39, 52],
+        0.016,
+        0.14,
+        9.0e11,
+        108,
+        2785,
+    ),
+    "ailerons": (
+        [4.32] * 3 + [4.30] * 2 + [4.16] * 2 + [8.42, 4.24, 4.37],
+        [0, 0, 0, 92, 92, 30, 30, 95, 37, 2],
+        0.055,
+        0.52,
+        6.5e12,
+        131,
+        7154,
+    ),
+    "bank32nh": (
+        [6.74] * 3 + [6.79] * 2 + [6.73] * 2 + [6.76, 6.76, 6.76],
+        [0, 0, 0, 93, 93, 66, 66, 72, 79, 79],
+        0.028,
+        0.29,
+        2.3e11,
+        132,
+        4500,
+    ),
+    "cancer": (
+        [5.11] * 3 + [4.09] * 2 + [4.76] * 2 + [5.25, 5.76, 5.76],
+        [0, 0, 0, 94, 94, 81, 81, 92, 94, 94],
+        0.0062,
+        0.060,
+        1.4e13,
+        117,
+        129,
+    ),
+    "elevators": (
+        [3.89] * 3 + [4.18] * 2 + [3.89] * 2 + [4.59, 3.97, 3.89],
+        [0, 0, 0, 71, 71, 38, 38, 72, 18, 1],
+        0.038,
+        0.47,
+        1.4e11,
+        115,
+        8752,
+    ),
+    "price": (
+        [4.42] * 3 + [2.98] * 2 + [3.86] * 2 + [189, 4.60, 4.60],
+        [0, 0, 0, 98, 98, 77, 77, 4, 76, 76],
+        0.0060,
+        0.054,
+        1.4e18,
+        105,
+        106,
+    ),
+    "servo": (
+        [5.13] * 3 + [4.87] * 2 + [4.91] * 2 + [9.91, 5.65, 5.13],
+        [0, 0, 0, 92, 92, 78, 78, 94, 88, 2],
+        0.0061,
+        0.035,
+        1.9e19,
+        103,
+        111,
+    ),
 }
 T5_AVG_T_OPT = [7 * MIN, 0.3, 0.1, 5 * MIN, 4 * MIN, 4 * H, 1.3 * MIN, 0.7, 5, 17]
 for key, (err, rm, tf_rr, tf_lars, cond, N, M) in _T5.items():
-    PAPER[key] = dict(t_fixed=[tf_rr] * 7 + [tf_lars] + [tf_rr] * 2, t_opt=T5_AVG_T_OPT,
-                      pct_removed=rm, error=err, cond=cond, N=N, M=M)
+    PAPER[key] = dict(
+        t_fixed=[tf_rr] * 7 + [tf_lars] + [tf_rr] * 2,
+        t_opt=T5_AVG_T_OPT,
+        pct_removed=rm,
+        error=err,
+        cond=cond,
+        N=N,
+        M=M,
+    )
 
 
 def fmt_time(sec, lower=False):
@@ -73,7 +144,8 @@ lines += [
     "error: test misclassification % (classification) or normalized RMSE × 10 (regression).",
     "`>` marks a covariance-variant FFS/BFS run cut by the time budget before its stopping",
     "point, with the steps it completed out of those the eigen variant needed (% rm / error",
-    "then '–'; it scores the same sets as the eigen variant). Paper times: 2.6 GHz Core 2 Quad (2012); ours: this",
+    "then '–'; it scores the same sets as the eigen variant). Paper times: 2.6 GHz Core 2 Quad "
+    "(2012); ours: this",
     "machine, single BLAS thread, shared with other jobs.",
     "",
 ]
@@ -87,16 +159,24 @@ for task, df in results.groupby("task", sort=False):
     title = f"## {task}: {first['features']} features on `{first['dataset']}`"
     if isinstance(first["stands_in_for"], str) and first["stands_in_for"]:
         title += f" (stand-in for the paper's {first['stands_in_for']})"
-    lines += [title, "",
-              f"M = {int(first['n_train'])} training rows, {int(first['n_test'])} test rows, "
-              f"N = {int(first['n_features'])} features (+ constant column), "
-              f"K = {int(first['n_folds'])} folds, R = {int(first['n_lambdas'])} λ values, "
-              f"cond(XᵀX) = {first['cond']:.2g}"
-              + (f" (paper: {paper['cond']:.2g}, N = {paper['N']}, M = {paper['M']})" if paper else "")
-              + f"; feature construction {fmt_time(first['t_features'])}.", ""]
+    lines += [
+        title,
+        "",
+        f"M = {int(first['n_train'])} training rows, {int(first['n_test'])} test rows, "
+        f"N = {int(first['n_features'])} features (+ constant column), "
+        f"K = {int(first['n_folds'])} folds, R = {int(first['n_lambdas'])} λ values, "
+        f"cond(XᵀX) = {first['cond']:.2g}"
+        + (f" (paper: {paper['cond']:.2g}, N = {paper['N']}, M = {paper['M']})" if paper else "")
+        + f"; feature construction {fmt_time(first['t_features'])}.",
+        "",
+    ]
     lines += ["| | " + " | ".join(head) + " |", "|---" * (len(head) + 1) + "|"]
-    for label, col in (("t_fixed", "t_fixed"), ("t_opt", "t_opt"), ("% rm", "pct_removed"),
-                       ("error", "error")):
+    for label, col in (
+        ("t_fixed", "t_fixed"),
+        ("t_opt", "t_opt"),
+        ("% rm", "pct_removed"),
+        ("error", "error"),
+    ):
         cells = []
         for m in methods:
             r = df.loc[m]
@@ -119,33 +199,50 @@ for task, df in results.groupby("task", sort=False):
     if rr:
         same = df.loc[rr, "alpha"].nunique() == 1
         spread = np.ptp(df.loc[rr, "cv_mse"]) / df.loc[rr, "cv_mse"].min()
-        lines += ["", f"RR naive/cov/eig chose {'the same' if same else 'DIFFERENT'} λ "
-                      f"(= {df.loc[rr[0], 'alpha']:.3g}); relative spread of their validation "
-                      f"MSE {spread:.1e}."]
+        lines += [
+            "",
+            f"RR naive/cov/eig chose {'the same' if same else 'DIFFERENT'} λ "
+            f"(= {df.loc[rr[0], 'alpha']:.3g}); relative spread of their validation "
+            f"MSE {spread:.1e}.",
+        ]
     for fs in ("ffs", "bfs"):
         pair = [f"{fs}_covariance", f"{fs}_eigen"]
         if all(p in df.index for p in pair) and not df.loc[pair[0], "timed_out"]:
-            same = df.loc[pair, "n_selected"].nunique() == 1 and df.loc[pair, "alpha"].nunique() == 1
-            lines.append(f"{fs.upper()} covariance/eigen: {'same' if same else 'DIFFERENT'} "
-                         f"stopping set size and λ.")
+            same = (
+                df.loc[pair, "n_selected"].nunique() == 1 and df.loc[pair, "alpha"].nunique() == 1
+            )
+            lines.append(
+                f"{fs.upper()} covariance/eigen: {'same' if same else 'DIFFERENT'} "
+                f"stopping set size and λ."
+            )
     if paper and paper_key != "adult":
-        lines.append("Paper t_opt of Table 5 is the average over its seven ELM tasks; paper "
-                     "t_fixed is Table 6's (RR; LARS column: LARS).")
+        lines.append(
+            "Paper t_opt of Table 5 is the average over its seven ELM tasks; paper "
+            "t_fixed is Table 6's (RR; LARS column: LARS)."
+        )
     lines.append("")
 
 # Timing against M and N
-lines += ["## Optimisation time against M and N (random regression problems)", "",
-          f"K = {int(timing['n_folds'].iloc[0])}, R = {int(timing['n_lambdas'].iloc[0])}, "
-          f"minimum of {int(timing['repeats'].iloc[0])} runs; "
-          "t_fixed (fold covariances, O(N²M)) is listed separately; FFS/BFS run to their "
-          "stopping point. Each cell: seconds (× faster than RR naive in the same run).", ""]
+lines += [
+    "## Optimisation time against M and N (random regression problems)",
+    "",
+    f"K = {int(timing['n_folds'].iloc[0])}, R = {int(timing['n_lambdas'].iloc[0])}, "
+    f"minimum of {int(timing['repeats'].iloc[0])} runs; "
+    "t_fixed (fold covariances, O(N²M)) is listed separately; FFS/BFS run to their "
+    "stopping point. Each cell: seconds (× faster than RR naive in the same run).",
+    "",
+]
 for sweep, other in (("M", "N"), ("N", "M")):
     part = timing[timing["sweep"] == sweep]
     if part.empty:
         continue
     ms = list(dict.fromkeys(part["method"]))
-    lines += [f"### growing {sweep} at {other} = {int(part[other].iloc[0])}", "",
-              f"| {sweep} | t_fixed | " + " | ".join(ms) + " |", "|---" * (len(ms) + 2) + "|"]
+    lines += [
+        f"### growing {sweep} at {other} = {int(part[other].iloc[0])}",
+        "",
+        f"| {sweep} | t_fixed | " + " | ".join(ms) + " |",
+        "|---" * (len(ms) + 2) + "|",
+    ]
     for value, g in part.groupby(sweep, sort=True):  # noqa: B007
         g = g.set_index("method")
         naive = g.loc["rr_naive", "t_opt"] if "rr_naive" in g.index else np.nan
@@ -158,8 +255,12 @@ for sweep, other in (("M", "N"), ("N", "M")):
         lines.append(f"| {value} | {t_fixed:.3g} | " + " | ".join(cells) + " |")
     grow = part.groupby("method")["t_opt"].agg(lambda s: s.iloc[-1] / s.iloc[0])
     vals = sorted(part[sweep].unique())
-    lines += ["", f"growth of t_opt from {sweep} = {vals[0]} to {vals[-1]} (×{vals[-1] / vals[0]:.0f}): "
-              + ", ".join(f"{m} ×{grow[m]:.2g}" for m in ms), ""]
+    lines += [
+        "",
+        f"growth of t_opt from {sweep} = {vals[0]} to {vals[-1]} (×{vals[-1] / vals[0]:.0f}): "
+        + ", ".join(f"{m} ×{grow[m]:.2g}" for m in ms),
+        "",
+    ]
 
 with atomic_path(sm.output.results) as tmp:
     results.to_csv(tmp, index=False, float_format="%.6g")

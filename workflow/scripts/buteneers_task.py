@@ -11,12 +11,13 @@ from threadpoolctl import threadpool_limits
 from rlsbench.benchmark._io import atomic_path
 from rlsbench.benchmark.provenance import provenance
 from rlsbench.numerics.ridgecv.elm import ELMFeatures
-from rlsbench.studies.buteneers.experiment import run_task
 from rlsbench.numerics.ridgecv.fixed_size_lssvm import NystromFeatures
+from rlsbench.studies.buteneers.experiment import run_task
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
-logging.basicConfig(filename=sm.log[0], filemode="w", level=logging.INFO,
-                    format="%(asctime)s %(message)s")
+logging.basicConfig(
+    filename=sm.log[0], filemode="w", level=logging.INFO, format="%(asctime)s %(message)s"
+)
 log = logging.getLogger("buteneers_task")
 name, spec, common = sm.wildcards.task, sm.params.task, sm.params.common
 seed = int(common["seed"])
@@ -31,20 +32,29 @@ def load():
     from rlsbench.numerics.synthetic import make_two_gaussians
 
     syn = spec["synthetic"]
-    X, y = make_two_gaussians(syn["n_samples"], syn["n_features"], seed=syn.get("seed", seed),
-                              n_informative=syn.get("n_informative"))
+    X, y = make_two_gaussians(
+        syn["n_samples"],
+        syn["n_features"],
+        seed=syn.get("seed", seed),
+        n_informative=syn.get("n_informative"),
+    )
     return X, y, "binary"
 
 
 U, y, kind = load()
 task = "classification" if kind == "binary" else "regression"
 if kind == "multiclass":
-    raise ValueError(f"config key buteneers.tasks.{name}: multiclass datasets are not in Tables 3-6")
+    raise ValueError(
+        f"config key buteneers.tasks.{name}: multiclass datasets are not in Tables 3-6"
+    )
 n_train = int(spec["n_train"])
 if not 0 < n_train < U.shape[0]:
     raise ValueError(f"config key buteneers.tasks.{name}.n_train: must be in (0, {U.shape[0]})")
-order = np.arange(U.shape[0]) if spec.get("split", "random") == "head" \
+order = (
+    np.arange(U.shape[0])
+    if spec.get("split", "random") == "head"
     else np.random.default_rng(seed).permutation(U.shape[0])
+)
 train, test = order[:n_train], order[n_train:]
 if spec.get("n_test"):
     test = test[: int(spec["n_test"])]
@@ -58,8 +68,12 @@ with threadpool_limits(int(sm.threads)):
     if feat["kind"] == "elm":
         mapper = ELMFeatures(n_hidden=feat["n_hidden"], random_state=seed)
     else:
-        mapper = NystromFeatures(n_prototypes=feat["n_prototypes"], sigma=feat.get("sigma", "median"),
-                                 n_iter=feat["renyi_iterations"], random_state=seed)
+        mapper = NystromFeatures(
+            n_prototypes=feat["n_prototypes"],
+            sigma=feat.get("sigma", "median"),
+            n_iter=feat["renyi_iterations"],
+            random_state=seed,
+        )
     mapper.fit(U[train])
     X_train, X_test = mapper.transform(U[train]), mapper.transform(U[test])
     if feat["kind"] != "elm":  # ELM features carry their own constant column
@@ -67,10 +81,20 @@ with threadpool_limits(int(sm.threads)):
         X_test = np.hstack([X_test, np.ones((X_test.shape[0], 1))])
     t_features = time.perf_counter() - t0
     log.info("task %s: %s features %s in %.3gs", name, feat["kind"], X_train.shape, t_features)
-    rows = run_task(X_train, y[train], X_test, y[test], task=task, methods=common["methods"],
-                    n_folds=spec["n_folds"], n_lambdas=spec["n_lambdas"], seed=seed,
-                    fixed=[X_train.shape[1] - 1], max_seconds=common.get("fs_max_seconds"),
-                    log=log.info)
+    rows = run_task(
+        X_train,
+        y[train],
+        X_test,
+        y[test],
+        task=task,
+        methods=common["methods"],
+        n_folds=spec["n_folds"],
+        n_lambdas=spec["n_lambdas"],
+        seed=seed,
+        fixed=[X_train.shape[1] - 1],
+        max_seconds=common.get("fs_max_seconds"),
+        log=log.info,
+    )
 
 prov = provenance({"task": spec, "common": common}, seed)
 df = pd.DataFrame(rows)

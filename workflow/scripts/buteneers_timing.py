@@ -10,18 +10,26 @@ from rlsbench.benchmark.provenance import provenance
 from rlsbench.studies.buteneers.experiment import timing_point
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
-logging.basicConfig(filename=sm.log[0], filemode="w", level=logging.INFO,
-                    format="%(asctime)s %(message)s")
+logging.basicConfig(
+    filename=sm.log[0], filemode="w", level=logging.INFO, format="%(asctime)s %(message)s"
+)
 cfg, seed = sm.params.timing, int(sm.params.seed)
-points = [("M", M, cfg["N_fixed"]) for M in cfg["M_values"]] + \
-         [("N", cfg["M_fixed"], N) for N in cfg["N_values"]]
+points = [("M", M, cfg["N_fixed"]) for M in cfg["M_values"]] + [
+    ("N", cfg["M_fixed"], N) for N in cfg["N_values"]
+]
 rows = []
 with threadpool_limits(int(sm.threads)):
     for sweep, M, N in points:
-        for r in timing_point(M, N, methods=cfg["methods"], n_folds=cfg["n_folds"],
-                              n_lambdas=cfg["n_lambdas"], seed=seed,
-                              max_seconds=cfg.get("fs_max_seconds"),
-                              repeats=cfg.get("repeats", 1)):
+        for r in timing_point(
+            M,
+            N,
+            methods=cfg["methods"],
+            n_folds=cfg["n_folds"],
+            n_lambdas=cfg["n_lambdas"],
+            seed=seed,
+            max_seconds=cfg.get("fs_max_seconds"),
+            repeats=cfg.get("repeats", 1),
+        ):
             r["sweep"] = sweep
             logging.info("%s", r)
             rows.append(r)

@@ -15,8 +15,16 @@ sm = snakemake  # noqa: F821 (injected by Snakemake)
 with open(sm.log[0], "w") as log:
     sys.stdout = sys.stderr = log
     argv = [
-        "-v", "datasets", "--registry", sm.params.registry,
-        "download", sm.wildcards.dataset, "--raw-dir", sm.params.raw_dir, "--root", sm.params.root,
+        "-v",
+        "datasets",
+        "--registry",
+        sm.params.registry,
+        "download",
+        sm.wildcards.dataset,
+        "--raw-dir",
+        sm.params.raw_dir,
+        "--root",
+        sm.params.root,
         *shlex.split(dsrules.download_options(sm.config)),
     ]
     status = main(argv)

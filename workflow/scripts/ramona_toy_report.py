@@ -27,11 +27,19 @@ for ax, problem in zip(axes[0], problems):
     # one colour and line style per method in both panels (rlsbench.studies.ramona.report)
     for method in plot_order(sub["method"].unique()):
         g = sub[sub["method"] == method].sort_values("n_train")
-        ax.plot(g["n_train"], g["mean"], marker="o", ms=3, label=LABELS.get(method, method),
-                **method_style(method))
-    ax.set_title(f"({'ab'[problems.index(problem)]}) {problem} problem "
-                 f"({'linear' if problem == 'linear' else 'RBF'} kernel), "
-                 f"{int(sub['n_repeats'].max())} repetitions")
+        ax.plot(
+            g["n_train"],
+            g["mean"],
+            marker="o",
+            ms=3,
+            label=LABELS.get(method, method),
+            **method_style(method),
+        )
+    ax.set_title(
+        f"({'ab'[problems.index(problem)]}) {problem} problem "
+        f"({'linear' if problem == 'linear' else 'RBF'} kernel), "
+        f"{int(sub['n_repeats'].max())} repetitions"
+    )
     ax.set_xlabel("Number of samples")
     ax.set_ylabel("Mean error rate (%)")
     ax.set_ylim(0, 55)

@@ -7,12 +7,16 @@ import logging
 import sys
 
 from rlsbench.benchmark._io import atomic_path, atomic_write_text
-from rlsbench.studies.scaling.experiment import agreement_table, check_agreement, read_points, to_markdown
+from rlsbench.studies.scaling.experiment import (
+    agreement_table,
+    check_agreement,
+    read_points,
+    to_markdown,
+)
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 sys.stderr = open(sm.log[0], "a", buffering=1)  # tracebacks go to the log too
-logging.basicConfig(
-    stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(message)s")
+logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(message)s")
 
 points = read_points(sm.input.points)
 table = agreement_table(points, excluded=sm.params.excluded)
@@ -22,7 +26,8 @@ check_agreement(table)  # raises SelectionDisagreement before anything is writte
 compared = table[table["compared_by"] != "excluded"]
 summary = (
     f"{len(compared)} comparison(s) at {compared[['m', 'n', 'k']].drop_duplicates().shape[0]} "
-    f"size(s): all identical. Excluded (other criterion): {', '.join(sm.params.excluded) or 'none'}."
+    "size(s): all identical. Excluded (other criterion): "
+    f"{', '.join(sm.params.excluded) or 'none'}."
 )
 logging.info(summary)
 with atomic_path(sm.output.csv) as tmp:

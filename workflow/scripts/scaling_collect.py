@@ -12,8 +12,7 @@ from rlsbench.studies.scaling.experiment import points_frame
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 sys.stderr = open(sm.log[0], "a", buffering=1)  # tracebacks go to the log too
-logging.basicConfig(
-    stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(message)s")
+logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(message)s")
 
 records = [json.loads(open(path).read()) for path in sm.input.records]
 benchmarks = [pd.read_csv(path, sep="\t") for path in sm.input.benchmarks]

@@ -20,8 +20,7 @@ from rlsbench.studies.scaling.experiment import read_points, sweep_frame  # noqa
 
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 sys.stderr = open(sm.log[0], "a", buffering=1)  # tracebacks go to the log too
-logging.basicConfig(
-    stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(message)s")
+logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(message)s")
 
 sweep, scale = sm.wildcards.sweep, sm.wildcards.scale
 spec = sm.params.cfg["sweeps"][sweep]
@@ -34,14 +33,20 @@ fig, ax = plt.subplots(figsize=(6.4, 4.4), layout="constrained")
 for (method, threads), grp in ok.groupby(["method", "threads"], sort=True):
     grp = grp.sort_values("size")
     ax.errorbar(
-        grp["size"], grp["time_s"],
+        grp["size"],
+        grp["time_s"],
         yerr=[grp["time_s"] - grp["time_s_min"], grp["time_s_max"] - grp["time_s"]],
-        marker="o", markersize=4, capsize=2,
+        marker="o",
+        markersize=4,
+        capsize=2,
         linestyle="-" if threads == 1 else "--",
-        label=f"{labels.get(method, method)} ({'1 thread' if threads == 1 else f'{threads} threads'})",
+        label=f"{labels.get(method, method)} "
+        f"({'1 thread' if threads == 1 else f'{threads} threads'})",
     )
 fixed = ", ".join(f"{key} = {value}" for key, value in spec["fixed"].items())
-ax.set_xlabel({"m": "training examples m", "n": "features n", "k": "selected features k"}[spec["vary"]])
+ax.set_xlabel(
+    {"m": "training examples m", "n": "features n", "k": "selected features k"}[spec["vary"]]
+)
 ax.set_ylabel(f"{'CPU' if metric == 'cpu' else 'wall-clock'} seconds (median of repeats)")
 ax.set_title(f"{spec.get('title', sweep)} ({fixed})", fontsize=10)
 if scale == "log":

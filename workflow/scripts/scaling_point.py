@@ -26,7 +26,8 @@ from rlsbench.studies.scaling.experiment import (
 sm = snakemake  # noqa: F821 (injected by Snakemake)
 sys.stderr = open(sm.log[0], "a", buffering=1)  # tracebacks go to the log too
 logging.basicConfig(
-    stream=sys.stderr, level=logging.INFO,
+    stream=sys.stderr,
+    level=logging.INFO,
     format="%(asctime)s %(levelname)s %(message)s",
 )
 log = logging.getLogger("scaling_point")
@@ -50,7 +51,9 @@ else:
         method_cfg["exponents"],
         method_cfg.get("budget_s", cfg["budget"]["point_s"]),
     )
-    record["predicted_s"] = None if decision.predicted_s != decision.predicted_s else decision.predicted_s
+    record["predicted_s"] = (
+        None if decision.predicted_s != decision.predicted_s else decision.predicted_s
+    )
     record["reason"] = decision.reason
     if not decision.run:
         record["status"] = "skipped"
@@ -72,7 +75,12 @@ if record["status"] in (None, "ok"):
     add_repeat(record, result)
     log.info(
         "%s repeat %d: %s, %.4f s wall, %.4f s cpu, %d thread(s)",
-        point.key, iteration, result["status"], result["wall_s"], result["cpu_s"], threads_used,
+        point.key,
+        iteration,
+        result["status"],
+        result["wall_s"],
+        result["cpu_s"],
+        threads_used,
     )
 else:
     log.info("%s repeat %d: %s, not run", point.key, iteration, record["status"])

@@ -51,19 +51,40 @@ exponents = fit_exponents(
 write_csv(exponents, sm.output.exponents_csv)
 shown = exponents.assign(
     exponent=[pm(e, s) for e, s in zip(exponents["exponent"], exponents["stderr"])],
-    sizes=[f"{a}–{b}" if n else "–" for a, b, n in
-           zip(exponents["size_min"], exponents["size_max"], exponents["n_points"])],
-)[["sweep", "vary", "metric", "method", "threads", "exponent", "expected", "n_points", "sizes",
-   "n_skipped"]]
+    sizes=[
+        f"{a}–{b}" if n else "–"
+        for a, b, n in zip(exponents["size_min"], exponents["size_max"], exponents["n_points"])
+    ],
+)[
+    [
+        "sweep",
+        "vary",
+        "metric",
+        "method",
+        "threads",
+        "exponent",
+        "expected",
+        "n_points",
+        "sizes",
+        "n_skipped",
+    ]
+]
 atomic_write_text(sm.output.exponents_md, to_markdown(shown, floatfmt=".2g"))
 
 # Speed-up of greedy RLS over every other method (same sweep, size, threads, run), and of
 # every multi-threaded variant over its single-threaded self.
 speedups = speedup_table(sweeps, REFERENCE_METHOD)
 threading = thread_speedup_table(sweeps)
-write_csv(pd.concat([speedups.assign(kind="greedy_rls_over_method"),
-                     threading.assign(kind="threads_over_single")], ignore_index=True),
-          sm.output.speedups_csv)
+write_csv(
+    pd.concat(
+        [
+            speedups.assign(kind="greedy_rls_over_method"),
+            threading.assign(kind="threads_over_single"),
+        ],
+        ignore_index=True,
+    ),
+    sm.output.speedups_csv,
+)
 
 
 def cell(status, seconds, speedup):
@@ -84,7 +105,9 @@ for (sweep, vary, metric, threads, size), grp in sweeps.groupby(
     wide_rows.append(row)
 wide = pd.DataFrame(wide_rows).fillna("")
 first = ["sweep", "metric", "threads", "size", REFERENCE_METHOD]
-wide = wide[[c for c in first if c in wide] + [c for c in cfg["methods"] if c in wide and c not in first]]
+wide = wide[
+    [c for c in first if c in wide] + [c for c in cfg["methods"] if c in wide and c not in first]
+]
 text = (
     "Median selection time over the repeats (metric: cpu = CPU seconds of the process, as in "
     "the paper; wall = elapsed seconds); (×s) = speed-up of greedy RLS: the method's time "
@@ -92,44 +115,104 @@ text = (
     + to_markdown(wide)
 )
 if len(threading):
-    shown_threads = threading[["sweep", "metric", "method", "size", "threads", "threads_used",
-                               "single_s", "time_s", "speedup"]]
-    text += ("\nMulti-threaded over single-threaded (speed-up = single / multi):\n\n"
-             + to_markdown(shown_threads))
+    shown_threads = threading[
+        [
+            "sweep",
+            "metric",
+            "method",
+            "size",
+            "threads",
+            "threads_used",
+            "single_s",
+            "time_s",
+            "speedup",
+        ]
+    ]
+    text += "\nMulti-threaded over single-threaded (speed-up = single / multi):\n\n" + to_markdown(
+        shown_threads
+    )
 atomic_write_text(sm.output.speedups_md, text)
 
 # Per-sweep timings (the data behind the figures).
-timing_cols = ["sweep", "vary", "size", "metric", "method", "threads", "threads_used", "m", "n",
-               "k", "status", "time_s", "wall_s", "cpu_s", "job_s", "job_max_rss_mb", "n_repeats",
-               "predicted_s", "reason"]
+timing_cols = [
+    "sweep",
+    "vary",
+    "size",
+    "metric",
+    "method",
+    "threads",
+    "threads_used",
+    "m",
+    "n",
+    "k",
+    "status",
+    "time_s",
+    "wall_s",
+    "cpu_s",
+    "job_s",
+    "job_max_rss_mb",
+    "n_repeats",
+    "predicted_s",
+    "reason",
+]
 write_csv(sweeps[timing_cols], sm.output.timings_csv)
 atomic_write_text(sm.output.timings_md, to_markdown(sweeps[timing_cols]))
 
 # The paper's headline point: 50 000 examples, 1000 features, 50 selected.
 ref = cfg["paper_reference"]
-hit = points[(points["method"] == ref["method"]) & (points["m"] == ref["m"])
-             & (points["n"] == ref["n"]) & (points["k"] == ref["k"])]
-rows = [{
-    "source": ref["source"], "m": ref["m"], "n": ref["n"], "k": ref["k"], "threads": 1,
-    "cpu_s": float(ref["seconds"]), "wall_s": math.nan, "note": ref["note"],
-    "paper / ours (cpu)": math.nan,
-}]
+hit = points[
+    (points["method"] == ref["method"])
+    & (points["m"] == ref["m"])
+    & (points["n"] == ref["n"])
+    & (points["k"] == ref["k"])
+]
+rows = [
+    {
+        "source": ref["source"],
+        "m": ref["m"],
+        "n": ref["n"],
+        "k": ref["k"],
+        "threads": 1,
+        "cpu_s": float(ref["seconds"]),
+        "wall_s": math.nan,
+        "note": ref["note"],
+        "paper / ours (cpu)": math.nan,
+    }
+]
 for _, r in hit.sort_values("threads").iterrows():
     ok = r["status"] == "ok"
-    rows.append({
-        "source": f"this run ({r['method']}, median of {r['n_repeats']})",
-        "m": r["m"], "n": r["n"], "k": r["k"], "threads": int(r["threads_used"]),
-        "cpu_s": r["cpu_s"] if ok else math.nan,
-        "wall_s": r["wall_s"] if ok else math.nan,
-        "note": (f"whole job incl. start-up and data generation: {r['job_s']:.3g} s wall, "
-                 f"peak RSS {r['job_max_rss_mb']:.0f} MB") if ok else r["reason"],
-        "paper / ours (cpu)": float(ref["seconds"]) / r["cpu_s"] if ok else math.nan,
-    })
+    rows.append(
+        {
+            "source": f"this run ({r['method']}, median of {r['n_repeats']})",
+            "m": r["m"],
+            "n": r["n"],
+            "k": r["k"],
+            "threads": int(r["threads_used"]),
+            "cpu_s": r["cpu_s"] if ok else math.nan,
+            "wall_s": r["wall_s"] if ok else math.nan,
+            "note": (
+                f"whole job incl. start-up and data generation: {r['job_s']:.3g} s wall, "
+                f"peak RSS {r['job_max_rss_mb']:.0f} MB"
+            )
+            if ok
+            else r["reason"],
+            "paper / ours (cpu)": float(ref["seconds"]) / r["cpu_s"] if ok else math.nan,
+        }
+    )
 if hit.empty:
-    rows.append({"source": "this run", "m": ref["m"], "n": ref["n"], "k": ref["k"],
-                 "threads": 0, "cpu_s": math.nan, "wall_s": math.nan,
-                 "note": "point not in this config's grid (run config/paper.yaml)",
-                 "paper / ours (cpu)": math.nan})
+    rows.append(
+        {
+            "source": "this run",
+            "m": ref["m"],
+            "n": ref["n"],
+            "k": ref["k"],
+            "threads": 0,
+            "cpu_s": math.nan,
+            "wall_s": math.nan,
+            "note": "point not in this config's grid (run config/paper.yaml)",
+            "paper / ours (cpu)": math.nan,
+        }
+    )
 paper = pd.DataFrame(rows)
 write_csv(paper, sm.output.paper_csv)
 atomic_write_text(sm.output.paper_md, to_markdown(paper))

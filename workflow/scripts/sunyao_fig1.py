@@ -27,13 +27,25 @@ for method, g in frame.groupby("method", sort=False):
         row = stop.iloc[0]
         ax_time.axvline(row["n_train"], color=ax_time.lines[-1].get_color(), ls=":", lw=1)
         logging.info("%s stops at n = %d (%s)", method, row["n_train"], row["reason"])
-ax_time.set(xlabel="training size n", ylabel="training time (CPU s, 1 thread)", yscale="log",
-            title=f"{entry['dataset']}: training time")
-ax_nmse.set(xlabel="training size n", ylabel="test NMSE",
-            title=f"test NMSE on {entry['n_test']} examples")
+ax_time.set(
+    xlabel="training size n",
+    ylabel="training time (CPU s, 1 thread)",
+    yscale="log",
+    title=f"{entry['dataset']}: training time",
+)
+ax_nmse.set(
+    xlabel="training size n", ylabel="test NMSE", title=f"test NMSE on {entry['n_test']} examples"
+)
 ax_time.legend(loc="lower right")
-ax_time.text(0.01, 0.99, f"budget {entry['time_budget_s']} s, {entry['memory_budget_mb']} MB "
-             "(dotted: first size over budget)", transform=ax_time.transAxes, fontsize=7, va="top")
+ax_time.text(
+    0.01,
+    0.99,
+    f"budget {entry['time_budget_s']} s, {entry['memory_budget_mb']} MB "
+    "(dotted: first size over budget)",
+    transform=ax_time.transAxes,
+    fontsize=7,
+    va="top",
+)
 with atomic_path(sm.output.png) as tmp:
     fig.savefig(tmp, dpi=120, format="png")
 
@@ -41,9 +53,14 @@ cols = ["n_train", "method", "status", "fit_s", "nmse", "n_basis", "k_max", "mem
 table = frame[cols].sort_values(["n_train", "method"], kind="stable")
 lines = ["| n | method | status | CPU time (s) | NMSE | basis vectors | k_max |", "|---" * 7 + "|"]
 for r in table.itertuples():
-    fmt = (lambda v, spec: "–" if pd.isna(v) else format(v, spec))
-    lines.append(f"| {r.n_train} | {LABELS[r.method]} | {r.status} | {fmt(r.fit_s, '.3g')} | "
-                 f"{fmt(r.nmse, '.4f')} | {fmt(r.n_basis, '.0f')} | {fmt(r.k_max, '.0f')} |")
+
+    def fmt(v, spec):
+        return "–" if pd.isna(v) else format(v, spec)
+
+    lines.append(
+        f"| {r.n_train} | {LABELS[r.method]} | {r.status} | {fmt(r.fit_s, '.3g')} | "
+        f"{fmt(r.nmse, '.4f')} | {fmt(r.n_basis, '.0f')} | {fmt(r.k_max, '.0f')} |"
+    )
 atomic_write_text(sm.output.md, "\n".join(lines) + "\n")
 with atomic_path(sm.output.csv) as tmp:
     frame.to_csv(tmp, index=False)

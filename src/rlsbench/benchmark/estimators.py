@@ -2,8 +2,8 @@
 
 Thin classes: they validate parameters (``_parameter_constraints``), map labels to ±1 columns,
 optionally choose λ by the LOO grid search on all features, call a function of
-:mod:`rlsbench.numerics.selection`, and store the fitted state. ``predict`` and ``decision_function``
-use the RLS model on the selected features after the last addition.
+:mod:`rlsbench.numerics.selection`, and store the fitted state. ``predict`` and
+``decision_function`` use the RLS model on the selected features after the last addition.
 """
 
 from __future__ import annotations
@@ -46,8 +46,16 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         "task": [StrOptions({"auto", "classification", "regression"})],
     }
 
-    def __init__(self, n_features_to_select=None, *, alpha=1.0, alphas=None,
-                 criterion="squared", bias=1.0, task="auto"):
+    def __init__(
+        self,
+        n_features_to_select=None,
+        *,
+        alpha=1.0,
+        alphas=None,
+        criterion="squared",
+        bias=1.0,
+        task="auto",
+    ):
         self.n_features_to_select = n_features_to_select
         self.alpha = alpha
         self.alphas = alphas
@@ -107,8 +115,9 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         -------
         self
         """
-        X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True,
-                             ensure_min_samples=2, y_numeric=False)
+        X, y = validate_data(
+            self, X, y, dtype=np.float64, multi_output=True, ensure_min_samples=2, y_numeric=False
+        )
         if hasattr(self, "classes_"):
             del self.classes_
         Y = self._encode_targets(y)
@@ -235,16 +244,40 @@ class GreedyRLS(_RLSSelector):
         "n_jobs": [None, Interval(Integral, 1, None, closed="left")],
     }
 
-    def __init__(self, n_features_to_select=None, *, alpha=1.0, alphas=None,
-                 criterion="squared", bias=1.0, task="auto", backend="auto", n_jobs=None):
-        super().__init__(n_features_to_select, alpha=alpha, alphas=alphas, criterion=criterion,
-                         bias=bias, task=task)
+    def __init__(
+        self,
+        n_features_to_select=None,
+        *,
+        alpha=1.0,
+        alphas=None,
+        criterion="squared",
+        bias=1.0,
+        task="auto",
+        backend="auto",
+        n_jobs=None,
+    ):
+        super().__init__(
+            n_features_to_select,
+            alpha=alpha,
+            alphas=alphas,
+            criterion=criterion,
+            bias=bias,
+            task=task,
+        )
         self.backend = backend
         self.n_jobs = n_jobs
 
     def _select(self, X, Y, k, alpha):
-        return greedy_rls(X, Y, k, alpha, bias=self.bias, criterion=self.criterion,
-                          backend=self.backend, n_jobs=self.n_jobs)
+        return greedy_rls(
+            X,
+            Y,
+            k,
+            alpha,
+            bias=self.bias,
+            criterion=self.criterion,
+            backend=self.backend,
+            n_jobs=self.n_jobs,
+        )
 
 
 class LowRankLSSVM(_RLSSelector):
@@ -264,16 +297,37 @@ class LowRankLSSVM(_RLSSelector):
         "max_memory_bytes": [None, Interval(Integral, 1, None, closed="left")],
     }
 
-    def __init__(self, n_features_to_select=None, *, alpha=1.0, alphas=None,
-                 criterion="squared", bias=1.0, task="auto",
-                 max_memory_bytes=DEFAULT_MAX_MEMORY_BYTES):
-        super().__init__(n_features_to_select, alpha=alpha, alphas=alphas, criterion=criterion,
-                         bias=bias, task=task)
+    def __init__(
+        self,
+        n_features_to_select=None,
+        *,
+        alpha=1.0,
+        alphas=None,
+        criterion="squared",
+        bias=1.0,
+        task="auto",
+        max_memory_bytes=DEFAULT_MAX_MEMORY_BYTES,
+    ):
+        super().__init__(
+            n_features_to_select,
+            alpha=alpha,
+            alphas=alphas,
+            criterion=criterion,
+            bias=bias,
+            task=task,
+        )
         self.max_memory_bytes = max_memory_bytes
 
     def _select(self, X, Y, k, alpha):
-        return lowrank_lssvm(X, Y, k, alpha, bias=self.bias, criterion=self.criterion,
-                             max_memory_bytes=self.max_memory_bytes)
+        return lowrank_lssvm(
+            X,
+            Y,
+            k,
+            alpha,
+            bias=self.bias,
+            criterion=self.criterion,
+            max_memory_bytes=self.max_memory_bytes,
+        )
 
 
 class WrapperRLS(_RLSSelector):
@@ -293,10 +347,25 @@ class WrapperRLS(_RLSSelector):
         "loo": [StrOptions({"shortcut", "blackbox"})],
     }
 
-    def __init__(self, n_features_to_select=None, *, alpha=1.0, alphas=None,
-                 criterion="squared", bias=1.0, task="auto", loo="shortcut"):
-        super().__init__(n_features_to_select, alpha=alpha, alphas=alphas, criterion=criterion,
-                         bias=bias, task=task)
+    def __init__(
+        self,
+        n_features_to_select=None,
+        *,
+        alpha=1.0,
+        alphas=None,
+        criterion="squared",
+        bias=1.0,
+        task="auto",
+        loo="shortcut",
+    ):
+        super().__init__(
+            n_features_to_select,
+            alpha=alpha,
+            alphas=alphas,
+            criterion=criterion,
+            bias=bias,
+            task=task,
+        )
         self.loo = loo
 
     def _select(self, X, Y, k, alpha):
@@ -319,10 +388,25 @@ class RandomSelector(_RLSSelector):
         "random_state": ["random_state"],
     }
 
-    def __init__(self, n_features_to_select=None, *, alpha=1.0, alphas=None,
-                 criterion="squared", bias=1.0, task="auto", random_state=None):
-        super().__init__(n_features_to_select, alpha=alpha, alphas=alphas, criterion=criterion,
-                         bias=bias, task=task)
+    def __init__(
+        self,
+        n_features_to_select=None,
+        *,
+        alpha=1.0,
+        alphas=None,
+        criterion="squared",
+        bias=1.0,
+        task="auto",
+        random_state=None,
+    ):
+        super().__init__(
+            n_features_to_select,
+            alpha=alpha,
+            alphas=alphas,
+            criterion=criterion,
+            bias=bias,
+            task=task,
+        )
         self.random_state = random_state
 
     def _select(self, X, Y, k, alpha):

@@ -329,9 +329,7 @@ def run_alpha_job(dataset, fold, main):
     X_train, Y_train, _, _ = _fold_data(dataset, fold, main)
     grid = alpha_grid(main["alphas"])
     start = time.perf_counter()
-    alpha = choose_alpha(
-        X_train, Y_train, grid, bias=main["bias"], criterion=main["criterion"]
-    )
+    alpha = choose_alpha(X_train, Y_train, grid, bias=main["bias"], criterion=main["criterion"])
     elapsed = time.perf_counter() - start
     index = int(np.flatnonzero(grid == alpha)[0])
     return {"alpha": float(alpha), "alpha_index": index, "alpha_time_s": elapsed}
@@ -543,8 +541,9 @@ def alpha_job(dataset_path, fold, settings, out, log_path, threads=1):
     atomic_write_text(out, alpha_record_json(record))
 
 
-def select_job(dataset_path, method_name, fold, seed, alpha_path, settings, out, log_path,
-               threads=1):
+def select_job(
+    dataset_path, method_name, fold, seed, alpha_path, settings, out, log_path, threads=1
+):
     """Write the tidy table (CSV) of one (dataset, method, fold, seed) job."""
     from rlsbench.benchmark.datasets import load_prepared
     from rlsbench.benchmark.results import write_table

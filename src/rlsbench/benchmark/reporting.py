@@ -105,8 +105,15 @@ def plot_loo_vs_test(frame, dataset, path, method="greedy_rls"):
         title = f"{dataset}: {method}, LOO vs test {label}"
     else:
         reason = "; ".join(sorted(set(data["reason"]))) if not data.empty else "not run"
-        ax.text(0.5, 0.5, f"{method} not run:\n{reason}", ha="center", va="center",
-                transform=ax.transAxes, wrap=True)
+        ax.text(
+            0.5,
+            0.5,
+            f"{method} not run:\n{reason}",
+            ha="center",
+            va="center",
+            transform=ax.transAxes,
+            wrap=True,
+        )
         title = f"{dataset}: {method}"
     ax.set_ylabel(f"{label} (mean ± sd over folds)")
     ax.set_title(title, fontsize=10)

@@ -122,9 +122,7 @@ def summary_table(frame, report_k):
         for k in report_k:
             at_k = ok[ok["k"] == k][col]
             row[f"k={k}"] = _mean_sd(at_k) if len(at_k) else ""
-        chosen = [
-            (_chosen_k(run), run) for _, run in ok.groupby(["fold", "seed"], sort=True)
-        ]
+        chosen = [(_chosen_k(run), run) for _, run in ok.groupby(["fold", "seed"], sort=True)]
         row["k by LOO"] = f"{np.mean([c for c, _ in chosen]):.1f}"
         row["at k by LOO"] = _mean_sd([run.loc[run["k"] == c, col].iloc[0] for c, run in chosen])
         last = ok[ok["k"] == ok["k_max"]]
@@ -212,7 +210,7 @@ def runtime_table(benchmark_paths, prefix):
 
     rows = []
     for path in benchmark_paths:
-        parts = str(path)[len(prefix):].split("/")
+        parts = str(path)[len(prefix) :].split("/")
         bench = pd.read_csv(path, sep="\t")
         end = os.path.getmtime(path)
         seconds = float(bench["s"].iloc[0])
@@ -230,8 +228,12 @@ def runtime_table(benchmark_paths, prefix):
     jobs = pd.DataFrame(rows)
     table = (
         jobs.groupby(["stage", "dataset", "method"], sort=True)
-        .agg(jobs=("s", "size"), total_s=("s", "sum"), mean_s=("s", "mean"),
-             max_rss_mb=("max_rss_mb", "max"))
+        .agg(
+            jobs=("s", "size"),
+            total_s=("s", "sum"),
+            mean_s=("s", "mean"),
+            max_rss_mb=("max_rss_mb", "max"),
+        )
         .reset_index()
     )
     total = pd.DataFrame(
@@ -287,10 +289,15 @@ def paper_checks(frame, report_k, *, method="greedy_rls", baseline="random"):
         methods = set(curve.index.get_level_values(0))
         for k in report_k:
             key = f"{method} − {baseline} at k={k}"
-            if {method, baseline} <= methods and (method, k) in curve.index \
-                    and (baseline, k) in curve.index:
-                diff = curve.loc[(method, k), "test_accuracy"] - curve.loc[
-                    (baseline, k), "test_accuracy"]
+            if (
+                {method, baseline} <= methods
+                and (method, k) in curve.index
+                and (baseline, k) in curve.index
+            ):
+                diff = (
+                    curve.loc[(method, k), "test_accuracy"]
+                    - curve.loc[(baseline, k), "test_accuracy"]
+                )
                 row[key] = f"{diff:+.3f}"
             else:
                 row[key] = ""

@@ -20,7 +20,13 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
-from rlsbench.numerics._validation import check_alpha, check_alphas, check_bias, check_criterion, check_X_y
+from rlsbench.numerics._validation import (
+    check_alpha,
+    check_alphas,
+    check_bias,
+    check_criterion,
+    check_X_y,
+)
 from rlsbench.numerics.criteria import best_index, criterion_from_residuals, loo_mse
 
 __all__ = ["fit_rls", "loo_predictions", "loo_residuals", "loo_grid", "choose_alpha"]
@@ -46,8 +52,9 @@ def _split(w, n_features, bias):
 
 def _solve_spd(A, B):
     """Solve ``A Z = B`` for symmetric positive definite ``A`` (Cholesky)."""
-    return scipy.linalg.cho_solve(scipy.linalg.cho_factor(A, lower=True, check_finite=False), B,
-                                  check_finite=False)
+    return scipy.linalg.cho_solve(
+        scipy.linalg.cho_factor(A, lower=True, check_finite=False), B, check_finite=False
+    )
 
 
 def _fit_augmented(Xa, y, alpha):
@@ -94,8 +101,9 @@ def _loo_residuals_augmented(Xa, y, alpha):
     if m >= n:
         # Primal shortcut (eq. 7): residual_j = (y_j - f_j) / (1 - q_j), q = diag(X A^{-1} X^T).
         A = Xa.T @ Xa + alpha * np.eye(n)
-        Z = _solve_spd(A, np.column_stack([Xa.T, Xa.T @ y]) if y.ndim == 1
-                       else np.hstack([Xa.T, Xa.T @ y]))
+        Z = _solve_spd(
+            A, np.column_stack([Xa.T, Xa.T @ y]) if y.ndim == 1 else np.hstack([Xa.T, Xa.T @ y])
+        )
         q = np.einsum("ij,ji->i", Xa, Z[:, :m])
         f = Xa @ Z[:, m:]
         f = f[:, 0] if y.ndim == 1 else f
@@ -155,8 +163,9 @@ def _grid_residuals(Xa, y, alphas):
     try:
         U, s, _ = scipy.linalg.svd(Xa, full_matrices=False, check_finite=False)
     except np.linalg.LinAlgError:  # gesdd can fail to converge; gesvd is slower but robust
-        U, s, _ = scipy.linalg.svd(Xa, full_matrices=False, check_finite=False,
-                                   lapack_driver="gesvd")
+        U, s, _ = scipy.linalg.svd(
+            Xa, full_matrices=False, check_finite=False, lapack_driver="gesvd"
+        )
     s2 = s * s
     U2 = U * U
     y2 = y if y.ndim == 2 else y[:, None]

@@ -52,19 +52,24 @@ def make_two_gaussians(n_samples, n_features, *, seed=0, n_informative=None, cla
             raise ValueError(f"{name} must be an integer >= {low}, got {val!r}")
     if n_informative is None:
         n_informative = n_features
-    if (isinstance(n_informative, bool) or not isinstance(n_informative, numbers.Integral)
-            or not 0 <= n_informative <= n_features):
-        raise ValueError(f"n_informative must be an integer in [0, n_features={n_features}], "
-                         f"got {n_informative!r}")
+    if (
+        isinstance(n_informative, bool)
+        or not isinstance(n_informative, numbers.Integral)
+        or not 0 <= n_informative <= n_features
+    ):
+        raise ValueError(
+            f"n_informative must be an integer in [0, n_features={n_features}], "
+            f"got {n_informative!r}"
+        )
     if not np.isfinite(class_sep):
         raise ValueError(f"class_sep must be finite, got {class_sep!r}")
     rng = np.random.default_rng(seed)
     y = np.ones(n_samples)
-    y[n_samples // 2:] = -1.0
+    y[n_samples // 2 :] = -1.0
     rng.shuffle(y)
     X = rng.standard_normal((n_samples, n_features))
     shift = np.zeros(n_features)
     shift[rng.permutation(n_features)[:n_informative]] = class_sep / 2.0
     for start in range(0, n_samples, 4096):  # in blocks: no temporary of X's size
-        X[start:start + 4096] += y[start:start + 4096, None] * shift
+        X[start : start + 4096] += y[start : start + 4096, None] * shift
     return X, y

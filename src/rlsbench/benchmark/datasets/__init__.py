@@ -18,17 +18,59 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from rlsbench.benchmark.datasets.download import (DEFAULT_BACKOFF, DEFAULT_RETRIES, DEFAULT_TIMEOUT, MANIFEST_NAME,
-                       candidate_urls, download, resolve_mirror)
-from rlsbench.benchmark.datasets.errors import DatasetError, DownloadError, FormatError, IntegrityError, RegistryError
-from rlsbench.benchmark.datasets.prepare import Dataset, build, load_prepared, prepare, save_prepared
-from rlsbench.benchmark.datasets.registry import REPO_ROOT, DatasetSpec, FileSpec, Registry, load_registry
+from rlsbench.benchmark.datasets.download import (
+    DEFAULT_BACKOFF,
+    DEFAULT_RETRIES,
+    DEFAULT_TIMEOUT,
+    MANIFEST_NAME,
+    candidate_urls,
+    download,
+    resolve_mirror,
+)
+from rlsbench.benchmark.datasets.errors import (
+    DatasetError,
+    DownloadError,
+    FormatError,
+    IntegrityError,
+    RegistryError,
+)
+from rlsbench.benchmark.datasets.prepare import (
+    Dataset,
+    build,
+    load_prepared,
+    prepare,
+    save_prepared,
+)
+from rlsbench.benchmark.datasets.registry import (
+    REPO_ROOT,  # noqa: F401 (re-exported for the CLI and tests)
+    DatasetSpec,
+    FileSpec,
+    Registry,
+    load_registry,
+)
 
 __all__ = [
-    "Dataset", "DatasetSpec", "FileSpec", "Registry", "DatasetError", "DownloadError",
-    "FormatError", "IntegrityError", "RegistryError", "load_registry", "fetch", "download",
-    "prepare", "build", "load_prepared", "save_prepared", "load", "default_cache_dir",
-    "candidate_urls", "resolve_mirror", "MANIFEST_NAME",
+    "Dataset",
+    "DatasetSpec",
+    "FileSpec",
+    "Registry",
+    "DatasetError",
+    "DownloadError",
+    "FormatError",
+    "IntegrityError",
+    "RegistryError",
+    "load_registry",
+    "fetch",
+    "download",
+    "prepare",
+    "build",
+    "load_prepared",
+    "save_prepared",
+    "load",
+    "default_cache_dir",
+    "candidate_urls",
+    "resolve_mirror",
+    "MANIFEST_NAME",
 ]
 
 
@@ -39,8 +81,17 @@ def default_cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "rlsbench"
 
 
-def fetch(name, *, cache_dir=None, mirrors=(), registry=None, timeout=DEFAULT_TIMEOUT,
-          retries=DEFAULT_RETRIES, backoff=DEFAULT_BACKOFF, force=False) -> Path:
+def fetch(
+    name,
+    *,
+    cache_dir=None,
+    mirrors=(),
+    registry=None,
+    timeout=DEFAULT_TIMEOUT,
+    retries=DEFAULT_RETRIES,
+    backoff=DEFAULT_BACKOFF,
+    force=False,
+) -> Path:
     """Download (if needed) and prepare ``name`` into ``cache_dir``; return the ``.npz`` path.
 
     Layout mirrors the workflow's: ``<cache_dir>/raw/<name>/`` and
@@ -70,8 +121,9 @@ def fetch(name, *, cache_dir=None, mirrors=(), registry=None, timeout=DEFAULT_TI
         return output
     raw_dir = cache_dir / "raw" / name
     if spec.needs_download:
-        download(spec, raw_dir, mirrors=list(mirrors), timeout=timeout, retries=retries,
-                 backoff=backoff)
+        download(
+            spec, raw_dir, mirrors=list(mirrors), timeout=timeout, retries=retries, backoff=backoff
+        )
     prepare(spec, raw_dir, output)
     return output
 
@@ -81,5 +133,6 @@ def load(name, *, cache_dir=None, mirrors=(), registry=None, **kwargs) -> Datase
 
     See :func:`fetch` for the parameters.
     """
-    return load_prepared(fetch(name, cache_dir=cache_dir, mirrors=mirrors, registry=registry,
-                               **kwargs))
+    return load_prepared(
+        fetch(name, cache_dir=cache_dir, mirrors=mirrors, registry=registry, **kwargs)
+    )

@@ -56,8 +56,22 @@ def run_snakemake(repo, workdir, targets, mirrors, *extra, env=None, timeout=900
     if not (workdir / "config").exists():
         (workdir / "config").symlink_to(repo / "config")
     mirror_list = "[" + ",".join(f'"{m}"' for m in mirrors) + "]"
-    cmd = [sys.executable, "-m", "snakemake", "-s", str(repo / "Snakefile"),
-           "--directory", str(workdir), "--cores", "2", "--config", f"mirrors={mirror_list}",
-           *extra, "--", *targets]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, **(env or {})})
+    cmd = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "-s",
+        str(repo / "Snakefile"),
+        "--directory",
+        str(workdir),
+        "--cores",
+        "2",
+        "--config",
+        f"mirrors={mirror_list}",
+        *extra,
+        "--",
+        *targets,
+    ]
+    return subprocess.run(
+        cmd, capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})}
+    )

@@ -13,7 +13,6 @@ import http.client
 import json
 import logging
 import os
-import socket
 import time
 import urllib.error
 import urllib.parse
@@ -78,7 +77,9 @@ class _Failure(Exception):
 def _fetch_once(url: str, dest: Path, timeout: float) -> None:
     try:
         with urllib.request.urlopen(url, timeout=timeout) as response:
-            expected = response.headers.get("Content-Length") if hasattr(response, "headers") else None
+            expected = (
+                response.headers.get("Content-Length") if hasattr(response, "headers") else None
+            )
             received = 0
             with open(dest, "wb") as out:
                 while chunk := response.read(_CHUNK):
@@ -90,7 +91,7 @@ def _fetch_once(url: str, dest: Path, timeout: float) -> None:
         reason = exc.reason
         permanent = isinstance(reason, (FileNotFoundError, IsADirectoryError, PermissionError))
         raise _Failure(f"{type(reason).__name__}: {reason}", not permanent) from exc
-    except (socket.timeout, TimeoutError) as exc:
+    except TimeoutError as exc:
         raise _Failure(f"timed out after {timeout:g} s", True) from exc
     except (ConnectionError, http.client.HTTPException, OSError) as exc:
         raise _Failure(f"{type(exc).__name__}: {exc}", True) from exc
@@ -100,8 +101,9 @@ def _fetch_once(url: str, dest: Path, timeout: float) -> None:
         )
 
 
-def fetch_url(url: str, dest, *, timeout=DEFAULT_TIMEOUT, retries=DEFAULT_RETRIES,
-              backoff=DEFAULT_BACKOFF) -> None:
+def fetch_url(
+    url: str, dest, *, timeout=DEFAULT_TIMEOUT, retries=DEFAULT_RETRIES, backoff=DEFAULT_BACKOFF
+) -> None:
     """Copy ``url`` to ``dest`` with up to ``retries`` attempts for transient failures.
 
     Waits ``backoff * 2**i`` seconds before retry ``i + 1``. Permanent failures (HTTP 404, a
@@ -135,9 +137,17 @@ def _describe_sources(file: FileSpec) -> str:
     return hint + "."
 
 
-def download_file(dataset: str, file: FileSpec, raw_dir, *, mirrors=(), root=REPO_ROOT,
-                  timeout=DEFAULT_TIMEOUT, retries=DEFAULT_RETRIES,
-                  backoff=DEFAULT_BACKOFF) -> dict:
+def download_file(
+    dataset: str,
+    file: FileSpec,
+    raw_dir,
+    *,
+    mirrors=(),
+    root=REPO_ROOT,
+    timeout=DEFAULT_TIMEOUT,
+    retries=DEFAULT_RETRIES,
+    backoff=DEFAULT_BACKOFF,
+) -> dict:
     """Fetch and verify one raw file into ``raw_dir/file.name`` (kept if it already verifies).
 
     Returns
@@ -159,8 +169,12 @@ def download_file(dataset: str, file: FileSpec, raw_dir, *, mirrors=(), root=REP
             log.info("%s: %s already present and verified (%s)", dataset, file.name, how)
             return _record(file, target, "cached", how)
         except IntegrityError as exc:
-            log.warning("%s: existing %s fails verification, fetching again: %s",
-                        dataset, file.name, exc.reason)
+            log.warning(
+                "%s: existing %s fails verification, fetching again: %s",
+                dataset,
+                file.name,
+                exc.reason,
+            )
             target.unlink()
 
     urls = candidate_urls(file, mirrors, root)
@@ -208,8 +222,16 @@ def _record(file: FileSpec, path: Path, url: str, how: str) -> dict:
     }
 
 
-def download(spec: DatasetSpec, raw_dir, *, mirrors=(), root=REPO_ROOT, timeout=DEFAULT_TIMEOUT,
-             retries=DEFAULT_RETRIES, backoff=DEFAULT_BACKOFF) -> Path:
+def download(
+    spec: DatasetSpec,
+    raw_dir,
+    *,
+    mirrors=(),
+    root=REPO_ROOT,
+    timeout=DEFAULT_TIMEOUT,
+    retries=DEFAULT_RETRIES,
+    backoff=DEFAULT_BACKOFF,
+) -> Path:
     """Fetch and verify every raw file of ``spec``; write ``raw_dir/verified.json`` last.
 
     Parameters
@@ -243,8 +265,16 @@ def download(spec: DatasetSpec, raw_dir, *, mirrors=(), root=REPO_ROOT, timeout=
         for leftover in raw_dir.glob(f".{f.name}.*"):
             leftover.unlink()
     records = [
-        download_file(spec.name, f, raw_dir, mirrors=mirrors, root=root, timeout=timeout,
-                      retries=retries, backoff=backoff)
+        download_file(
+            spec.name,
+            f,
+            raw_dir,
+            mirrors=mirrors,
+            root=root,
+            timeout=timeout,
+            retries=retries,
+            backoff=backoff,
+        )
         for f in spec.files
     ]
     with atomic_path(manifest) as tmp:

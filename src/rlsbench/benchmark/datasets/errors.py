@@ -1,4 +1,7 @@
-"""Errors of the dataset pipeline; each names the dataset, the file and, where it applies, the line."""
+"""Errors of the dataset pipeline.
+
+Each names the dataset, the file and, where it applies, the line.
+"""
 
 from __future__ import annotations
 
@@ -39,7 +42,10 @@ class RegistryError(DatasetError):
 
 
 class DownloadError(DatasetError):
-    """Every candidate URL failed (unreachable, 404, bad content); lists each URL and its failure."""
+    """Every candidate URL failed (unreachable, 404, bad content).
+
+    The message lists each URL and its failure.
+    """
 
 
 class IntegrityError(DatasetError):
@@ -47,4 +53,4 @@ class IntegrityError(DatasetError):
 
 
 class FormatError(DatasetError):
-    """A file's content cannot be parsed into the expected dataset (malformed line, bad label...)."""
+    """A file's content cannot be parsed into the expected dataset (malformed line, bad label)."""

@@ -60,7 +60,10 @@ def open_content(path):
 
 
 def read_content(path, *, dataset=None) -> bytes:
-    """Return the decompressed bytes of ``path``; a truncated/corrupt stream is an IntegrityError."""
+    """Return the decompressed bytes of ``path``.
+
+    A truncated or corrupt stream is an :class:`IntegrityError`.
+    """
     try:
         with open_content(path) as fh:
             return fh.read()
@@ -136,4 +139,3 @@ def verify_file(path, sha256: str, content_sha256_expected: str, *, dataset=None
         dataset=dataset,
         file=path,
     )
-

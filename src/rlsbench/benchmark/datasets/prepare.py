@@ -29,8 +29,15 @@ from rlsbench.benchmark._io import atomic_path
 from rlsbench.benchmark.datasets.download import MANIFEST_NAME
 from rlsbench.benchmark.datasets.errors import DatasetError, FormatError, IntegrityError
 from rlsbench.benchmark.datasets.integrity import make_readable, sha256_file, verify_file
-from rlsbench.benchmark.datasets.readers import (RawTable, read_arff, read_delimited, read_idx_pairs, read_libsvm,
-                      read_sklearn, read_synthetic)
+from rlsbench.benchmark.datasets.readers import (
+    RawTable,
+    read_arff,
+    read_delimited,
+    read_idx_pairs,
+    read_libsvm,
+    read_sklearn,
+    read_synthetic,
+)
 from rlsbench.benchmark.datasets.registry import DatasetSpec
 
 FORMAT_VERSION = 1
@@ -133,8 +140,10 @@ def _outside(spec, table, known, allowed) -> None:
     value = table.target[row]
     value = value.item() if isinstance(value, np.generic) else value
     raise FormatError(
-        f"label {value!r} outside the expected set {allowed} "
-        f"({n_bad} row(s) affected)", dataset=spec.name, **table.where(row))
+        f"label {value!r} outside the expected set {allowed} ({n_bad} row(s) affected)",
+        dataset=spec.name,
+        **table.where(row),
+    )
 
 
 def encode_target(spec: DatasetSpec, table: RawTable) -> tuple[np.ndarray, dict]:
@@ -163,8 +172,11 @@ def encode_target(spec: DatasetSpec, table: RawTable) -> tuple[np.ndarray, dict]
     if bad.any():
         row = int(np.argmax(bad))
         value = raw[row].item() if isinstance(raw[row], np.generic) else raw[row]
-        raise FormatError(f"regression target {value!r} is not a finite number",
-                          dataset=spec.name, **table.where(row))
+        raise FormatError(
+            f"regression target {value!r} is not a finite number",
+            dataset=spec.name,
+            **table.where(row),
+        )
     return y, {}
 
 
@@ -174,35 +186,45 @@ def check_expected(spec: DatasetSpec, X, y) -> None:
     where = {"dataset": spec.name, "file": ", ".join(f.name for f in spec.files) or None}
     shape = (int(exp["n_samples"]), int(exp["n_features"]))
     if X.shape != shape:
-        raise FormatError(f"prepared shape {X.shape} differs from the registry's expected {shape}",
-                          **where)
+        raise FormatError(
+            f"prepared shape {X.shape} differs from the registry's expected {shape}", **where
+        )
     if not np.all(np.isfinite(X)):
         raise FormatError("X contains NaN or infinite values", **where)
     if "class_counts" in exp:
         got = class_counts(spec.task, y)
         want = {str(k): int(v) for k, v in exp["class_counts"].items()}
         if got != want:
-            raise FormatError(f"class counts {got} differ from the registry's expected {want}",
-                              **where)
+            raise FormatError(
+                f"class counts {got} differ from the registry's expected {want}", **where
+            )
 
 
 def _verify_raw(spec: DatasetSpec, raw_dir: Path) -> list:
     """Re-check the raw files against the download record before trusting them."""
     manifest = raw_dir / MANIFEST_NAME
     if not manifest.exists():
-        raise IntegrityError("no verified download (verified.json missing); run the download step",
-                             dataset=spec.name, file=manifest)
+        raise IntegrityError(
+            "no verified download (verified.json missing); run the download step",
+            dataset=spec.name,
+            file=manifest,
+        )
     records = {r["name"]: r for r in json.loads(manifest.read_text())["files"]}
     out = []
     for f in spec.files:
         path = raw_dir / f.name
         record = records.get(f.name)
         if record is None or not path.exists():
-            raise IntegrityError("raw file missing or not in verified.json; run the download step",
-                                 dataset=spec.name, file=path)
+            raise IntegrityError(
+                "raw file missing or not in verified.json; run the download step",
+                dataset=spec.name,
+                file=path,
+            )
         if record["content_sha256"] != f.content_sha256 or sha256_file(path) != record["sha256"]:
             verify_file(path, f.sha256, f.content_sha256, dataset=spec.name)
-        out.append({k: record[k] for k in ("name", "url", "sha256", "content_sha256", "verified_by")})
+        out.append(
+            {k: record[k] for k in ("name", "url", "sha256", "content_sha256", "verified_by")}
+        )
     return out
 
 
@@ -213,8 +235,13 @@ def _versions() -> dict:
 
     from rlsbench import __version__
 
-    return {"rlsbench": __version__, "numpy": np.__version__, "scipy": scipy.__version__,
-            "scikit-learn": sklearn.__version__, "pandas": pandas.__version__}
+    return {
+        "rlsbench": __version__,
+        "numpy": np.__version__,
+        "scipy": scipy.__version__,
+        "scikit-learn": sklearn.__version__,
+        "pandas": pandas.__version__,
+    }
 
 
 def build(spec: DatasetSpec, raw_dir=None) -> Dataset:
@@ -259,8 +286,14 @@ def build(spec: DatasetSpec, raw_dir=None) -> Dataset:
     }
     if spec.task == "multiclass":
         provenance["n_classes"] = len(spec.labels["classes"])
-    return Dataset(name=spec.name, task=spec.task, X=X, y=y,
-                   feature_names=list(table.feature_names), provenance=provenance)
+    return Dataset(
+        name=spec.name,
+        task=spec.task,
+        X=X,
+        y=y,
+        feature_names=list(table.feature_names),
+        provenance=provenance,
+    )
 
 
 def save_prepared(dataset: Dataset, path) -> Path:
@@ -269,10 +302,14 @@ def save_prepared(dataset: Dataset, path) -> Path:
     with atomic_path(path, suffix=".tmp.npz") as tmp:
         with open(tmp, "wb") as fh:
             np.savez_compressed(
-                fh, X=dataset.X, y=dataset.y,
+                fh,
+                X=dataset.X,
+                y=dataset.y,
                 feature_names=np.asarray(dataset.feature_names, dtype=str),
-                name=np.asarray(dataset.name), task=np.asarray(dataset.task),
-                provenance=np.asarray(json.dumps(dataset.provenance, sort_keys=True, default=str)))
+                name=np.asarray(dataset.name),
+                task=np.asarray(dataset.task),
+                provenance=np.asarray(json.dumps(dataset.provenance, sort_keys=True, default=str)),
+            )
         make_readable(tmp)
     return path
 
@@ -302,8 +339,10 @@ def load_prepared(path) -> Dataset:
         task = str(data["task"])
         y = data["y"]
         return Dataset(
-            name=str(data["name"]), task=task,
+            name=str(data["name"]),
+            task=task,
             X=np.asarray(data["X"], dtype=np.float64),
             y=y.astype(np.int64 if task == "multiclass" else np.float64, copy=False),
             feature_names=[str(n) for n in data["feature_names"]],
-            provenance=json.loads(str(data["provenance"])))
+            provenance=json.loads(str(data["provenance"])),
+        )

@@ -83,7 +83,7 @@ def _concat(dataset, parts, files) -> RawTable:
 
 # ----------------------------------------------------------------------------------- LIBSVM
 def _libsvm_problem(data: bytes, n_features: int):
-    """First (line, message) that makes ``data`` invalid LIBSVM with 1-based indices <= n_features."""
+    """First (line, message) making ``data`` invalid LIBSVM (1-based indices <= n_features)."""
     for number, raw in enumerate(data.split(b"\n"), start=1):
         tokens = raw.split(b"#", 1)[0].split()
         if not tokens:
@@ -91,7 +91,11 @@ def _libsvm_problem(data: bytes, n_features: int):
         try:
             float(tokens[0])
         except ValueError:
-            return number, f"malformed LIBSVM line: label {tokens[0].decode(errors='replace')!r} is not a number"
+            return (
+                number,
+                "malformed LIBSVM line: label "
+                f"{tokens[0].decode(errors='replace')!r} is not a number",
+            )
         previous = 0
         for token in tokens[1:]:
             text = token.decode(errors="replace")
@@ -104,10 +108,15 @@ def _libsvm_problem(data: bytes, n_features: int):
             except ValueError:
                 return number, f"malformed LIBSVM line: token {text!r} is not integer:number"
             if index < 1:
-                return number, f"malformed LIBSVM line: feature index {index} < 1 (indices are 1-based)"
+                return (
+                    number,
+                    f"malformed LIBSVM line: feature index {index} < 1 (indices are 1-based)",
+                )
             if index > n_features:
-                return number, (f"feature index {index} beyond the expected {n_features} features "
-                                f"(registry read.n_features)")
+                return number, (
+                    f"feature index {index} beyond the expected {n_features} features "
+                    f"(registry read.n_features)"
+                )
             if index <= previous:
                 return number, "malformed LIBSVM line: feature indices are not strictly increasing"
             previous = index
@@ -132,12 +141,15 @@ def read_libsvm(paths, *, n_features: int, dataset=None) -> RawTable:
     for path in paths:
         data = _content(path, dataset)
         try:
-            X, y = load_svmlight_file(io.BytesIO(data), n_features=n_features,
-                                      dtype=np.float64, zero_based=False)
+            X, y = load_svmlight_file(
+                io.BytesIO(data), n_features=n_features, dtype=np.float64, zero_based=False
+            )
         except ValueError as exc:
             problem = _libsvm_problem(data, n_features)
             if problem is None:
-                raise FormatError(f"LIBSVM reader failed: {exc}", dataset=dataset, file=path) from exc
+                raise FormatError(
+                    f"LIBSVM reader failed: {exc}", dataset=dataset, file=path
+                ) from exc
             line, message = problem
             raise FormatError(message, dataset=dataset, file=path, line=line) from exc
         lines = _data_lines(data.split(b"\n"), is_data=lambda s: bool(s.split(b"#", 1)[0].strip()))
@@ -154,16 +166,31 @@ def _column(ref, columns, dataset, path, what):
         try:
             return columns[ref]
         except IndexError:
-            raise FormatError(f"{what} column index {ref} out of range: the file has "
-                              f"{len(columns)} columns", dataset=dataset, file=path) from None
+            raise FormatError(
+                f"{what} column index {ref} out of range: the file has {len(columns)} columns",
+                dataset=dataset,
+                file=path,
+            ) from None
     if ref not in columns:
-        raise FormatError(f"{what} column {ref!r} not found; columns: {list(columns)}",
-                          dataset=dataset, file=path)
+        raise FormatError(
+            f"{what} column {ref!r} not found; columns: {list(columns)}", dataset=dataset, file=path
+        )
     return ref
 
 
-def read_delimited(paths, *, target, sep=",", header=False, drop=(), categorical=(),
-                   na_values=(), missing="error", column_names=None, dataset=None) -> RawTable:
+def read_delimited(
+    paths,
+    *,
+    target,
+    sep=",",
+    header=False,
+    drop=(),
+    categorical=(),
+    na_values=(),
+    missing="error",
+    column_names=None,
+    dataset=None,
+) -> RawTable:
     """Read CSV or whitespace-separated files with :func:`pandas.read_csv`.
 
     Parameters
@@ -200,19 +227,31 @@ def read_delimited(paths, *, target, sep=",", header=False, drop=(), categorical
         data = _content(path, dataset)
         text_lines = data.decode("utf-8", errors="replace").splitlines()
         try:
-            frame = pd.read_csv(io.BytesIO(data), sep=r"\s+" if sep == "whitespace" else sep,
-                                header=0 if header else None, dtype=str, na_values=list(na_values),
-                                keep_default_na=False, skipinitialspace=True, engine="c")
+            frame = pd.read_csv(
+                io.BytesIO(data),
+                sep=r"\s+" if sep == "whitespace" else sep,
+                header=0 if header else None,
+                dtype=str,
+                na_values=list(na_values),
+                keep_default_na=False,
+                skipinitialspace=True,
+                engine="c",
+            )
         except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
-            raise FormatError(f"malformed delimited text: {exc}", dataset=dataset, file=path) from exc
+            raise FormatError(
+                f"malformed delimited text: {exc}", dataset=dataset, file=path
+            ) from exc
         lines = _data_lines(text_lines, skip=1 if header else 0)
         if len(lines) != len(frame):  # pragma: no cover - defensive
             lines = np.zeros(len(frame), dtype=np.int64)
         if column_names is not None and not header:
             if len(column_names) != frame.shape[1]:
-                raise FormatError(f"file has {frame.shape[1]} columns, the registry's "
-                                  f"column_names lists {len(column_names)}", dataset=dataset,
-                                  file=path)
+                raise FormatError(
+                    f"file has {frame.shape[1]} columns, the registry's "
+                    f"column_names lists {len(column_names)}",
+                    dataset=dataset,
+                    file=path,
+                )
             frame.columns = list(column_names)
         elif not header:
             frame.columns = [f"col{j}" for j in range(1, frame.shape[1] + 1)]
@@ -232,8 +271,12 @@ def read_delimited(paths, *, target, sep=",", header=False, drop=(), categorical
             first = int(np.argmax(missing_rows))
             if missing == "error":
                 col = used.columns[used.iloc[first].isna().to_numpy()][0]
-                raise FormatError(f"missing value in column {col!r}", dataset=dataset, file=path,
-                                  line=int(lines[first]) or None)
+                raise FormatError(
+                    f"missing value in column {col!r}",
+                    dataset=dataset,
+                    file=path,
+                    line=int(lines[first]) or None,
+                )
             dropped.extend(f"{Path(path).name}:{int(n)}" for n in lines[missing_rows])
             frame = frame.loc[~missing_rows].reset_index(drop=True)
             lines = lines[~missing_rows]
@@ -242,16 +285,21 @@ def read_delimited(paths, *, target, sep=",", header=False, drop=(), categorical
         for col in feature_cols:
             values = frame[col].str.strip()
             if col in cat_cols:
-                blocks.append(np.stack([(values == v).to_numpy(np.float64) for v in levels[col]], 1))
+                blocks.append(
+                    np.stack([(values == v).to_numpy(np.float64) for v in levels[col]], 1)
+                )
                 names.extend(f"{col}={v}" for v in levels[col])
                 continue
             numbers = pd.to_numeric(values, errors="coerce")
             bad = numbers.isna().to_numpy()
             if bad.any():
                 row = int(np.argmax(bad))
-                raise FormatError(f"non-numeric value {values.iloc[row]!r} in feature column "
-                                  f"{col!r}", dataset=dataset, file=path,
-                                  line=int(lines[row]) or None)
+                raise FormatError(
+                    f"non-numeric value {values.iloc[row]!r} in feature column {col!r}",
+                    dataset=dataset,
+                    file=path,
+                    line=int(lines[row]) or None,
+                )
             blocks.append(numbers.to_numpy(np.float64)[:, None])
             names.append(col)
         X = np.hstack(blocks) if blocks else np.empty((len(frame), 0))
@@ -282,23 +330,29 @@ def read_arff(paths, *, target, missing="error", dataset=None, **_ignored) -> Ra
             raise FormatError(f"malformed ARFF: {exc}", dataset=dataset, file=path) from exc
         text_lines = text.splitlines()
         start = next((i for i, s in enumerate(text_lines) if s.strip().lower() == "@data"), -1)
-        lines = _data_lines(text_lines[start + 1:],
-                            is_data=lambda s: bool(s.strip()) and not s.lstrip().startswith("%"))
+        lines = _data_lines(
+            text_lines[start + 1 :],
+            is_data=lambda s: bool(s.strip()) and not s.lstrip().startswith("%"),
+        )
         lines = lines + start + 1
         if len(lines) != len(records):  # pragma: no cover - defensive
             lines = np.zeros(len(records), dtype=np.int64)
         attributes = list(meta.names())
         if target not in attributes:
-            raise FormatError(f"target attribute {target!r} not found; attributes: {attributes}",
-                              dataset=dataset, file=path)
+            raise FormatError(
+                f"target attribute {target!r} not found; attributes: {attributes}",
+                dataset=dataset,
+                file=path,
+            )
         blocks, names = [], []
         missing_rows = np.zeros(len(records), dtype=bool)
         for name in attributes:
             kind, levels = meta[name]
             column = records[name]
             if kind == "nominal":
-                decoded = np.array([v.decode() if isinstance(v, bytes) else str(v) for v in column],
-                                   dtype=object)
+                decoded = np.array(
+                    [v.decode() if isinstance(v, bytes) else str(v) for v in column], dtype=object
+                )
                 missing_rows |= decoded == "?"
                 if name == target:
                     target_values = decoded
@@ -314,14 +368,21 @@ def read_arff(paths, *, target, missing="error", dataset=None, **_ignored) -> Ra
                 blocks.append(values[:, None])
                 names.append(name)
             else:
-                raise FormatError(f"attribute {name!r} has unsupported ARFF type {kind!r}",
-                                  dataset=dataset, file=path)
+                raise FormatError(
+                    f"attribute {name!r} has unsupported ARFF type {kind!r}",
+                    dataset=dataset,
+                    file=path,
+                )
         X = np.hstack(blocks)
         if missing_rows.any():
             first = int(np.argmax(missing_rows))
             if missing == "error":
-                raise FormatError("missing value ('?')", dataset=dataset, file=path,
-                                  line=int(lines[first]) or None)
+                raise FormatError(
+                    "missing value ('?')",
+                    dataset=dataset,
+                    file=path,
+                    line=int(lines[first]) or None,
+                )
             keep = ~missing_rows
             X, target_values, lines = X[keep], target_values[keep], lines[keep]
         parts.append((X, target_values, names, lines))
@@ -345,8 +406,11 @@ def read_idx(path, *, dataset=None) -> np.ndarray:
     dtype = np.dtype(_IDX_DTYPES[data[2]])
     expected = int(np.prod(dims)) * dtype.itemsize
     if len(data) - header != expected:
-        raise FormatError(f"idx payload has {len(data) - header} bytes, header dims {dims} need "
-                          f"{expected}", dataset=dataset, file=path)
+        raise FormatError(
+            f"idx payload has {len(data) - header} bytes, header dims {dims} need {expected}",
+            dataset=dataset,
+            file=path,
+        )
     return np.frombuffer(data, dtype=dtype, offset=header).reshape(dims)
 
 
@@ -363,21 +427,37 @@ def read_idx_pairs(raw_dir, *, pairs, keep_pixels=None, dataset=None) -> RawTabl
         images = read_idx(images_path, dataset=dataset)
         labels = read_idx(labels_path, dataset=dataset)
         if images.ndim < 2 or labels.ndim != 1 or images.shape[0] != labels.shape[0]:
-            raise FormatError(f"images {images.shape} and labels {labels.shape} do not pair up",
-                              dataset=dataset, file=labels_path)
+            raise FormatError(
+                f"images {images.shape} and labels {labels.shape} do not pair up",
+                dataset=dataset,
+                file=labels_path,
+            )
         pixels = images.reshape(images.shape[0], -1)
         keep = pixels.shape[1] if keep_pixels is None else int(keep_pixels)
         if keep > pixels.shape[1]:
-            raise FormatError(f"keep_pixels={keep} exceeds the {pixels.shape[1]} pixels per image",
-                              dataset=dataset, file=images_path)
+            raise FormatError(
+                f"keep_pixels={keep} exceeds the {pixels.shape[1]} pixels per image",
+                dataset=dataset,
+                file=images_path,
+            )
         if np.any(pixels[:, keep:]):
             row = int(np.argmax(np.any(pixels[:, keep:], axis=1)))
-            raise FormatError(f"image {row} has non-zero pixels beyond pixel {keep}, which "
-                              f"keep_pixels={keep} would drop", dataset=dataset, file=images_path)
+            raise FormatError(
+                f"image {row} has non-zero pixels beyond pixel {keep}, which "
+                f"keep_pixels={keep} would drop",
+                dataset=dataset,
+                file=images_path,
+            )
         names = [f"pixel{j}" for j in range(1, keep + 1)]
         # "line" of an idx row = its record number (1-based) in the labels file.
-        parts.append((pixels[:, :keep].astype(np.float64), labels.astype(np.int64), names,
-                      np.arange(1, len(labels) + 1)))
+        parts.append(
+            (
+                pixels[:, :keep].astype(np.float64),
+                labels.astype(np.int64),
+                names,
+                np.arange(1, len(labels) + 1),
+            )
+        )
         files.append(labels_path)
     return _concat(dataset, parts, files)
 
@@ -394,22 +474,42 @@ def read_sklearn(*, loader, dataset=None) -> RawTable:
         names = [f"f{j}" for j in range(1, X.shape[1] + 1)]
     names = [str(n) for n in names]
     n = X.shape[0]
-    return RawTable(X=X, target=np.asarray(bunch.target), feature_names=names,
-                    row_file=np.zeros(n, dtype=np.int64), row_line=np.arange(1, n + 1),
-                    files=[f"sklearn.datasets.{loader}"])
+    return RawTable(
+        X=X,
+        target=np.asarray(bunch.target),
+        feature_names=names,
+        row_file=np.zeros(n, dtype=np.int64),
+        row_line=np.arange(1, n + 1),
+        files=[f"sklearn.datasets.{loader}"],
+    )
 
 
-def read_synthetic(*, generator="make_two_gaussians", n_samples, n_features, seed=0,
-                   n_informative=None, class_sep=1.0, dataset=None) -> RawTable:
+def read_synthetic(
+    *,
+    generator="make_two_gaussians",
+    n_samples,
+    n_features,
+    seed=0,
+    n_informative=None,
+    class_sep=1.0,
+    dataset=None,
+) -> RawTable:
     """Generate a synthetic dataset with :mod:`rlsbench.numerics.synthetic` (imported lazily)."""
     try:
         from rlsbench.numerics import synthetic
     except ImportError as exc:
-        raise FormatError(f"rlsbench.numerics.synthetic is not available: {exc}", dataset=dataset) from exc
-    X, y = getattr(synthetic, generator)(n_samples, n_features, seed=seed,
-                                         n_informative=n_informative, class_sep=class_sep)
+        raise FormatError(
+            f"rlsbench.numerics.synthetic is not available: {exc}", dataset=dataset
+        ) from exc
+    X, y = getattr(synthetic, generator)(
+        n_samples, n_features, seed=seed, n_informative=n_informative, class_sep=class_sep
+    )
     X = np.asarray(X, dtype=np.float64)
-    return RawTable(X=X, target=np.asarray(y), feature_names=[f"x{j}" for j in range(1, X.shape[1] + 1)],
-                    row_file=np.zeros(X.shape[0], dtype=np.int64),
-                    row_line=np.arange(1, X.shape[0] + 1),
-                    files=[f"rlsbench.numerics.synthetic.{generator}"])
+    return RawTable(
+        X=X,
+        target=np.asarray(y),
+        feature_names=[f"x{j}" for j in range(1, X.shape[1] + 1)],
+        row_file=np.zeros(X.shape[0], dtype=np.int64),
+        row_line=np.arange(1, X.shape[0] + 1),
+        files=[f"rlsbench.numerics.synthetic.{generator}"],
+    )

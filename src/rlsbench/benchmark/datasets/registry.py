@@ -10,7 +10,7 @@ import yaml
 
 from rlsbench.benchmark.datasets.errors import RegistryError
 
-#: Repository root when the package is installed editable (src layout): <root>/src/rlsbench/datasets.
+#: Repository root when the package is installed editable (src layout).
 REPO_ROOT = Path(__file__).resolve().parents[4]
 DEFAULT_REGISTRY = REPO_ROOT / "config" / "datasets.yaml"
 SCHEMA = REPO_ROOT / "workflow" / "schemas" / "datasets.schema.yaml"
@@ -71,7 +71,7 @@ class DatasetSpec:
         raise RegistryError(f"registry has no file named {name!r}", dataset=self.name)
 
     def to_dict(self) -> dict:
-        """Plain-data view (JSON-able), e.g. for provenance records and ``rlsbench datasets info``."""
+        """Plain-data view (JSON-able), for provenance records and ``rlsbench datasets info``."""
         out = {
             "name": self.name,
             "description": self.description,
@@ -122,7 +122,8 @@ def _validate(data, path) -> None:
     errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
     if errors:
         lines = [
-            f"  at {'/'.join(map(str, e.absolute_path)) or '<root>'}: {e.message}" for e in errors[:10]
+            f"  at {'/'.join(map(str, e.absolute_path)) or '<root>'}: {e.message}"
+            for e in errors[:10]
         ]
         raise RegistryError("registry does not match its schema:\n" + "\n".join(lines), file=path)
 
@@ -173,7 +174,8 @@ def load_registry(path=None) -> Registry:
     Raises
     ------
     RegistryError
-        Missing file, invalid YAML, or content not matching ``workflow/schemas/datasets.schema.yaml``.
+        Missing file, invalid YAML, or content not matching the registry schema
+        (``workflow/schemas/datasets.schema.yaml``).
     """
     path = Path(path or os.environ.get("RLSBENCH_DATASETS_REGISTRY") or DEFAULT_REGISTRY)
     try:

@@ -45,5 +45,7 @@ def raw_input(registry, dataset) -> list:
 
 def cli(registry_path) -> str:
     """The ``rlsbench datasets`` command line, with this interpreter and registry."""
-    return (f"{shlex.quote(sys.executable)} -m rlsbench.benchmark.cli -v datasets "
-            f"--registry {shlex.quote(str(registry_path))}")
+    return (
+        f"{shlex.quote(sys.executable)} -m rlsbench.benchmark.cli -v datasets "
+        f"--registry {shlex.quote(str(registry_path))}"
+    )

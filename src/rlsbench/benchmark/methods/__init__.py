@@ -17,8 +17,8 @@ with ``own_alpha=True`` ignore it and choose their own), ``k`` the number of fea
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 TASKS = ("binary", "multiclass", "regression")
 
@@ -57,7 +57,13 @@ def get_method(name: str) -> Method:
 
 # Each import registers its method(s). Keep one line per module.
 # (modules are added by the issues that implement them)
-from rlsbench.benchmark.methods import marglik  # noqa: E402,F401  (issue 8: Sun & Yao forward selection)
-from rlsbench.benchmark.methods import ffs, bfs  # noqa: E402,F401  (issue 6: Buteneers et al. FFS / BFS)
-from rlsbench.benchmark.methods import ramona  # noqa: E402,F401  (issue 7: Ramona et al. SAS, SCSS, SFS, KFDS, Fisher, SVM-RFE, AROM, R2W2)
-from rlsbench.benchmark.methods import greedy_rls, lowrank_lssvm, wrapper, random  # noqa: E402,F401  (issue 2: core RLS selectors)
+from rlsbench.benchmark.methods import (  # noqa: E402,F401  (issue 6: Buteneers et al. FFS / BFS)  # noqa: E402,F401  (issue 2: core RLS selectors)
+    bfs,
+    ffs,
+    greedy_rls,
+    lowrank_lssvm,
+    marglik,  # noqa: E402,F401  (issue 8: Sun & Yao forward selection)
+    ramona,  # noqa: E402,F401  (issue 7: Ramona et al. SAS, SCSS, SFS, KFDS, Fisher, SVM-RFE, AROM, R2W2)
+    random,
+    wrapper,
+)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rlsbench.numerics.selection import greedy_rls
 from rlsbench.benchmark.methods import Method, register
+from rlsbench.numerics.selection import greedy_rls
 
 
 def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
@@ -11,8 +11,10 @@ def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
     return greedy_rls(X, y, k, alpha, bias=bias, criterion=criterion, n_jobs=n_jobs)
 
 
-register(Method(
-    name="greedy_rls",
-    run=run,
-    description="greedy RLS (Pahikkala et al. Alg. 3), LOO forward selection in O(kmn)",
-))
+register(
+    Method(
+        name="greedy_rls",
+        run=run,
+        description="greedy RLS (Pahikkala et al. Alg. 3), LOO forward selection in O(kmn)",
+    )
+)

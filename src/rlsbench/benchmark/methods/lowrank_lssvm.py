@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rlsbench.numerics.selection import lowrank_lssvm, memory_bytes
 from rlsbench.benchmark.methods import Method, register
+from rlsbench.numerics.selection import lowrank_lssvm, memory_bytes
 
 
 def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
@@ -11,9 +11,11 @@ def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
     return lowrank_lssvm(X, y, k, alpha, bias=bias, criterion=criterion)
 
 
-register(Method(
-    name="lowrank_lssvm",
-    run=run,
-    description="low-rank updated LS-SVM (Ojeda et al.; Pahikkala et al. Alg. 2), O(km²n)",
-    memory_bytes=lambda m, n, k: memory_bytes(m, n, k),
-))
+register(
+    Method(
+        name="lowrank_lssvm",
+        run=run,
+        description="low-rank updated LS-SVM (Ojeda et al.; Pahikkala et al. Alg. 2), O(km²n)",
+        memory_bytes=lambda m, n, k: memory_bytes(m, n, k),
+    )
+)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from rlsbench.benchmark.methods import Method, register
 from rlsbench.numerics.marglik.forward import forward_marglik
 from rlsbench.numerics.path import SelectionPath
-from rlsbench.benchmark.methods import Method, register
 
 SIGMA2 = 1.0
 
@@ -48,17 +48,19 @@ def run(X, y, *, alpha, k, criterion="squared", bias=0.0, seed=0, n_jobs=1):
             raise ValueError(f"y must have one output for marglik_forward, got shape {y.shape}")
         y = y[:, 0]
     if X.ndim != 2 or y.shape != (X.shape[0],):
-        raise ValueError(f"X must be (n_samples, n_features) and y (n_samples,); got {X.shape}, "
-                         f"{y.shape}")
+        raise ValueError(
+            f"X must be (n_samples, n_features) and y (n_samples,); got {X.shape}, {y.shape}"
+        )
     n_features = X.shape[1]
     forced = ()
     if bias != 0.0:
         X = np.column_stack([X, np.full(X.shape[0], float(bias))])
         forced = (n_features,)
-    path = forward_marglik(X, y, min(int(k), n_features), float(alpha), sigma2=SIGMA2,
-                           forced=forced)
+    path = forward_marglik(
+        X, y, min(int(k), n_features), float(alpha), sigma2=SIGMA2, forced=forced
+    )
     steps = len(path.selected)
-    intercept = (float(bias) * path.forced_coef_path[:, 0] if forced else np.zeros(steps))
+    intercept = float(bias) * path.forced_coef_path[:, 0] if forced else np.zeros(steps)
     return SelectionPath(
         selected=path.selected,
         criterion=path.loss[1:],

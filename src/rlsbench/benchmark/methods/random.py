@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rlsbench.numerics.selection import random_selection
 from rlsbench.benchmark.methods import Method, register
+from rlsbench.numerics.selection import random_selection
 
 
 def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
@@ -11,9 +11,11 @@ def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
     return random_selection(X, y, k, alpha, bias=bias, criterion=criterion, seed=seed)
 
 
-register(Method(
-    name="random",
-    run=run,
-    description="k features drawn uniformly at random (seeded), RLS path along them",
-    randomized=True,
-))
+register(
+    Method(
+        name="random",
+        run=run,
+        description="k features drawn uniformly at random (seeded), RLS path along them",
+        randomized=True,
+    )
+)

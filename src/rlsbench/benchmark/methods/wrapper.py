@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rlsbench.numerics.selection import wrapper
 from rlsbench.benchmark.methods import Method, register
+from rlsbench.numerics.selection import wrapper
 
 
 def run_blackbox(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
@@ -16,13 +16,17 @@ def run_loo(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
     return wrapper(X, y, k, alpha, bias=bias, criterion=criterion, loo="shortcut")
 
 
-register(Method(
-    name="wrapper_blackbox",
-    run=run_blackbox,
-    description="standard wrapper (Alg. 1), RLS retrained for every held-out example",
-))
-register(Method(
-    name="wrapper_loo",
-    run=run_loo,
-    description="standard wrapper (Alg. 1) with the LOO shortcut (eq. 7/8)",
-))
+register(
+    Method(
+        name="wrapper_blackbox",
+        run=run_blackbox,
+        description="standard wrapper (Alg. 1), RLS retrained for every held-out example",
+    )
+)
+register(
+    Method(
+        name="wrapper_loo",
+        run=run_loo,
+        description="standard wrapper (Alg. 1) with the LOO shortcut (eq. 7/8)",
+    )
+)

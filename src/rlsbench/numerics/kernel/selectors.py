@@ -18,7 +18,12 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from rlsbench.numerics.kernel.alignment import alignment_from_sums, encode_labels, target_class_matrix, target_norm_sq
+from rlsbench.numerics.kernel.alignment import (
+    alignment_from_sums,
+    encode_labels,
+    target_class_matrix,
+    target_norm_sq,
+)
 from rlsbench.numerics.kernel.blockwise import gram_sums
 from rlsbench.numerics.kernel.kernels import KERNELS, ScaledKernel
 from rlsbench.numerics.kernel.separability import separability_from_sums
@@ -45,7 +50,16 @@ def _make_kernel(name, X, sigma, degree, coef) -> ScaledKernel:
 
 
 def criterion_value_grad(
-    X, codes, counts, w, kernel, criterion, *, target="plain", epsilon=0.0, grad=True,
+    X,
+    codes,
+    counts,
+    w,
+    kernel,
+    criterion,
+    *,
+    target="plain",
+    epsilon=0.0,
+    grad=True,
     block_size=512,
 ):
     """Value (and gradient in w) of one Gram-matrix criterion, accumulated block by block.
@@ -72,24 +86,53 @@ def criterion_value_grad(
     grad : ndarray of shape (n_features,) or None
     """
     if criterion == "separability":
-        s = gram_sums(X, codes, counts, w, kernel, needs=("sb", "sw"), grad=grad,
-                      block_size=block_size)
+        s = gram_sums(
+            X, codes, counts, w, kernel, needs=("sb", "sw"), grad=grad, block_size=block_size
+        )
         return separability_from_sums(s.sb, s.sw, epsilon, s.d_sb, s.d_sw)
     Tc = target_class_matrix(counts, target)
     if criterion == "alignment":
-        s = gram_sums(X, codes, counts, w, kernel, target_classes=Tc, needs=("kt", "kk"),
-                      grad=grad, block_size=block_size)
+        s = gram_sums(
+            X,
+            codes,
+            counts,
+            w,
+            kernel,
+            target_classes=Tc,
+            needs=("kt", "kk"),
+            grad=grad,
+            block_size=block_size,
+        )
         return alignment_from_sums(s.kt, s.kk, target_norm_sq(counts, Tc), s.d_kt, s.d_kk)
     if criterion == "frobenius":
-        s = gram_sums(X, codes, counts, w, kernel, target_classes=Tc, needs=("kt",),
-                      grad=grad, block_size=block_size)
+        s = gram_sums(
+            X,
+            codes,
+            counts,
+            w,
+            kernel,
+            target_classes=Tc,
+            needs=("kt",),
+            grad=grad,
+            block_size=block_size,
+        )
         return float(s.kt), s.d_kt
     raise ValueError(f"criterion must be one of {CRITERIA}, got {criterion!r}")
 
 
 def scale_factor_ascent(
-    X, codes, counts, kernel, criterion, *, target="plain", epsilon=0.0, max_iter=100,
-    tol=1e-5, step=0.1, block_size=512,
+    X,
+    codes,
+    counts,
+    kernel,
+    criterion,
+    *,
+    target="plain",
+    epsilon=0.0,
+    max_iter=100,
+    tol=1e-5,
+    step=0.1,
+    block_size=512,
 ):
     """Gradient ascent of a Gram-matrix criterion on the scale factors (Algorithm 1).
 
@@ -122,7 +165,10 @@ def scale_factor_ascent(
     kw = dict(target=target, epsilon=epsilon, block_size=block_size)
     return bold_driver_ascent(
         lambda w: criterion_value_grad(X, codes, counts, w, kernel, criterion, **kw),
-        np.ones(X.shape[1]), max_iter=max_iter, tol=tol, step=step,
+        np.ones(X.shape[1]),
+        max_iter=max_iter,
+        tol=tol,
+        step=step,
     )
 
 
@@ -174,9 +220,11 @@ def _fisher_direction(Z, codes, counts, mu):
     """
     K = Z @ Z.T
     n = K.shape[0]
-    pairs = [(codes == 0, codes == 1)] if counts.size == 2 else [
-        (codes == c, codes != c) for c in range(counts.size)
-    ]
+    pairs = (
+        [(codes == 0, codes == 1)]
+        if counts.size == 2
+        else [(codes == c, codes != c) for c in range(counts.size)]
+    )
     wh_sq = np.zeros(Z.shape[1])
     for pos, neg in pairs:
         N = np.zeros((n, n))
@@ -219,7 +267,7 @@ def kfds_scale_factors(X, codes, counts, *, max_iter=50, tol=1e-6, mu=0.1):
     log_w = np.zeros(X.shape[1])
     w = np.ones(X.shape[1])
     n_iter = 0
-    for n_iter in range(1, max_iter + 1):
+    for n_iter in range(1, max_iter + 1):  # noqa: B007 (the count is returned)
         wh = _fisher_direction(X * w, codes, counts, mu)
         # A feature whose scale underflowed has wh_d = 0: keep it last, in its current order.
         log_wh = np.log(np.maximum(wh, np.finfo(float).tiny))
@@ -328,9 +376,21 @@ class _ScaledKernelRanker(_Ranker):
         "block_size": [Interval(Integral, 1, None, closed="left"), None],
     }
 
-    def __init__(self, n_features_to_select=None, *, kernel="linear", sigma="scale", degree=3,
-                 coef="scale", target="plain", max_iter=100, tol=1e-5, step=0.1,
-                 block_size=512, standardize=True):
+    def __init__(
+        self,
+        n_features_to_select=None,
+        *,
+        kernel="linear",
+        sigma="scale",
+        degree=3,
+        coef="scale",
+        target="plain",
+        max_iter=100,
+        tol=1e-5,
+        step=0.1,
+        block_size=512,
+        standardize=True,
+    ):
         self.n_features_to_select = n_features_to_select
         self.kernel = kernel
         self.sigma = sigma
@@ -350,9 +410,17 @@ class _ScaledKernelRanker(_Ranker):
         kernel = _make_kernel(self.kernel, X, self.sigma, self.degree, self.coef)
         self.kernel_ = kernel
         w, self.history_ = scale_factor_ascent(
-            X, codes, counts, kernel, self._criterion, target=self.target,
-            epsilon=self._epsilon(X, kernel), max_iter=self.max_iter, tol=self.tol,
-            step=self.step, block_size=self.block_size,
+            X,
+            codes,
+            counts,
+            kernel,
+            self._criterion,
+            target=self.target,
+            epsilon=self._epsilon(X, kernel),
+            max_iter=self.max_iter,
+            tol=self.tol,
+            step=self.step,
+            block_size=self.block_size,
         )
         self.scale_factors_ = w
         self.n_iter_ = self.history_.size
@@ -412,12 +480,34 @@ class SFS(_ScaledKernelRanker):
 
     _criterion = "frobenius"
 
-    def __init__(self, n_features_to_select=None, *, kernel="rbf", sigma="scale", degree=3,
-                 coef="scale", target="plain", max_iter=100, tol=1e-5, step=0.1,
-                 block_size=512, standardize=True):
-        super().__init__(n_features_to_select, kernel=kernel, sigma=sigma, degree=degree,
-                         coef=coef, target=target, max_iter=max_iter, tol=tol, step=step,
-                         block_size=block_size, standardize=standardize)
+    def __init__(
+        self,
+        n_features_to_select=None,
+        *,
+        kernel="rbf",
+        sigma="scale",
+        degree=3,
+        coef="scale",
+        target="plain",
+        max_iter=100,
+        tol=1e-5,
+        step=0.1,
+        block_size=512,
+        standardize=True,
+    ):
+        super().__init__(
+            n_features_to_select,
+            kernel=kernel,
+            sigma=sigma,
+            degree=degree,
+            coef=coef,
+            target=target,
+            max_iter=max_iter,
+            tol=tol,
+            step=step,
+            block_size=block_size,
+            standardize=standardize,
+        )
 
     def _scores(self, X, codes, counts):
         if self.kernel != "rbf":
@@ -447,12 +537,35 @@ class SCSS(_ScaledKernelRanker):
         "epsilon": [Interval(Real, 0, None, closed="neither")],
     }
 
-    def __init__(self, n_features_to_select=None, *, kernel="linear", sigma="scale", degree=3,
-                 coef="scale", target="plain", epsilon=0.1, max_iter=100, tol=1e-5, step=0.1,
-                 block_size=512, standardize=True):
-        super().__init__(n_features_to_select, kernel=kernel, sigma=sigma, degree=degree,
-                         coef=coef, target=target, max_iter=max_iter, tol=tol, step=step,
-                         block_size=block_size, standardize=standardize)
+    def __init__(
+        self,
+        n_features_to_select=None,
+        *,
+        kernel="linear",
+        sigma="scale",
+        degree=3,
+        coef="scale",
+        target="plain",
+        epsilon=0.1,
+        max_iter=100,
+        tol=1e-5,
+        step=0.1,
+        block_size=512,
+        standardize=True,
+    ):
+        super().__init__(
+            n_features_to_select,
+            kernel=kernel,
+            sigma=sigma,
+            degree=degree,
+            coef=coef,
+            target=target,
+            max_iter=max_iter,
+            tol=tol,
+            step=step,
+            block_size=block_size,
+            standardize=standardize,
+        )
         self.epsilon = epsilon
 
     def _epsilon(self, X, kernel):
@@ -485,8 +598,9 @@ class KFDS(_Ranker):
         "mu": [Interval(Real, 0, None, closed="neither")],
     }
 
-    def __init__(self, n_features_to_select=None, *, max_iter=50, tol=1e-6, mu=0.1,
-                 standardize=True):
+    def __init__(
+        self, n_features_to_select=None, *, max_iter=50, tol=1e-6, mu=0.1, standardize=True
+    ):
         self.n_features_to_select = n_features_to_select
         self.max_iter = max_iter
         self.tol = tol

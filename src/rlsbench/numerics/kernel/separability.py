@@ -89,8 +89,7 @@ def class_separability_grad(K, dK, y, epsilon: float = 0.0) -> np.ndarray:
     codes, _, counts = encode_labels(y)
     n = codes.size
     d_sum_w = sum(
-        dK[:, codes == c][:, :, codes == c].sum(axis=(1, 2)) / counts[c]
-        for c in range(counts.size)
+        dK[:, codes == c][:, :, codes == c].sum(axis=(1, 2)) / counts[c] for c in range(counts.size)
     )
     d_sb = d_sum_w - dK.sum(axis=(1, 2)) / n  # eq. 22
     d_sw = np.trace(dK, axis1=1, axis2=2) - d_sum_w  # eq. 23

@@ -90,7 +90,7 @@ def arom_log_scale_factors(X, codes, counts, *, max_iter=50, tol=1e-6):
     log_z = np.zeros(X.shape[1])
     z = np.ones(X.shape[1])
     n_iter = 0
-    for n_iter in range(1, max_iter + 1):
+    for n_iter in range(1, max_iter + 1):  # noqa: B007 (the count is returned)
         Xz = X * z
         if not np.any(Xz):
             break
@@ -289,7 +289,8 @@ class R2W2(_Ranker):
     n_features_to_select : int or None
     kernel : {"linear", "rbf", "poly"}
     sigma, degree, coef : as :class:`~rlsbench.numerics.kernel.selectors.SAS`
-    max_iter, tol, step : descent controls (:func:`~rlsbench.numerics.kernel.selectors.bold_driver_ascent`)
+    max_iter, tol, step : descent controls
+        (:func:`~rlsbench.numerics.kernel.selectors.bold_driver_ascent`)
     standardize : bool
 
     Attributes
@@ -312,9 +313,20 @@ class R2W2(_Ranker):
         "elimination": [Interval(Real, 0, 1, closed="right")],
     }
 
-    def __init__(self, n_features_to_select=None, *, kernel="rbf", sigma="scale", degree=3,
-                 coef="scale", max_iter=20, tol=1e-4, step=0.1, elimination=0.5,
-                 standardize=True):
+    def __init__(
+        self,
+        n_features_to_select=None,
+        *,
+        kernel="rbf",
+        sigma="scale",
+        degree=3,
+        coef="scale",
+        max_iter=20,
+        tol=1e-4,
+        step=0.1,
+        elimination=0.5,
+        standardize=True,
+    ):
         self.n_features_to_select = n_features_to_select
         self.elimination = elimination
         self.kernel = kernel
@@ -346,12 +358,14 @@ class R2W2(_Ranker):
                 value, grad = radius_margin_value_grad(Xa, codes, counts, w, kernel, C)
                 return -value, -grad
 
-            w, hist = bold_driver_ascent(neg_bound, w_all[active], max_iter=self.max_iter,
-                                         tol=self.tol, step=self.step)
+            w, hist = bold_driver_ascent(
+                neg_bound, w_all[active], max_iter=self.max_iter, tol=self.tol, step=self.step
+            )
             histories.append(-hist)
             w_all[active] = w
-            n_drop = active.size if active.size <= 2 else int(np.ceil(active.size
-                                                                        * self.elimination))
+            n_drop = (
+                active.size if active.size <= 2 else int(np.ceil(active.size * self.elimination))
+            )
             drop = np.argsort(np.abs(w) * self._feature_std[active], kind="stable")[:n_drop]
             # within a dropped batch: larger |w| ranks higher
             scores[active[drop]] = rank_base + np.arange(1, n_drop + 1) / (n_drop + 1)
@@ -363,5 +377,13 @@ class R2W2(_Ranker):
         return scores
 
 
-__all__ = ["AROM", "R2W2", "SVMRFE", "R2W2_NOTE", "enclosing_ball", "joachims_C",
-           "linear_svm_weights", "radius_margin_value_grad"]
+__all__ = [
+    "AROM",
+    "R2W2",
+    "SVMRFE",
+    "R2W2_NOTE",
+    "enclosing_ball",
+    "joachims_C",
+    "linear_svm_weights",
+    "radius_margin_value_grad",
+]

@@ -6,7 +6,11 @@ on a pivoted incomplete Cholesky factor), :mod:`.rvm` (Tipping 2001 and Tipping 
 """
 
 from rlsbench.numerics.marglik.forward import ForwardPath, forward_marglik, marginal_loss
-from rlsbench.numerics.marglik.lowrank import forward_marglik_lowrank, gaussian_kernel, pivoted_cholesky
+from rlsbench.numerics.marglik.lowrank import (
+    forward_marglik_lowrank,
+    gaussian_kernel,
+    pivoted_cholesky,
+)
 
 __all__ = [
     "ForwardPath",

@@ -70,11 +70,15 @@ def cv_forward(X, y, widths, lams, k_maxs, *, sigma2=1.0, n_splits=5, seed=0):
                 model.fit(X[train], y[train])
                 errors.append(np.mean((model.predict(X[val]) - y[val]) ** 2))
             fitted[key] = float(np.mean(errors))
-        rows.append({"width": float(width), "lam": float(lam), "k_max": int(k_max),
-                     "cv_mse": fitted[key]})
+        rows.append(
+            {"width": float(width), "lam": float(lam), "k_max": int(k_max), "cv_mse": fitted[key]}
+        )
     best = dict(min(rows, key=lambda r: r["cv_mse"]))
-    best["at_grid_edge"] = grid_edges(best, {"width": widths, "lam": lams, "k_max": k_maxs},
-                                      k_cap=min(len(train) for train, _ in folds))
+    best["at_grid_edge"] = grid_edges(
+        best,
+        {"width": widths, "lam": lams, "k_max": k_maxs},
+        k_cap=min(len(train) for train, _ in folds),
+    )
     return best, rows
 
 
@@ -115,8 +119,19 @@ def grid_edges(best, grids, *, k_cap=None):
     return edges
 
 
-def cv_rvm(X, y, widths, *, method, sigma2=None, n_splits=5, seed=0, max_iter=2000, tol=1e-6,
-           time_budget=None):
+def cv_rvm(
+    X,
+    y,
+    widths,
+    *,
+    method,
+    sigma2=None,
+    n_splits=5,
+    seed=0,
+    max_iter=2000,
+    tol=1e-6,
+    time_budget=None,
+):
     """Grid search of the width r for :class:`RVMRegressor` by K-fold CV.
 
     Parameters
@@ -142,8 +157,14 @@ def cv_rvm(X, y, widths, *, method, sigma2=None, n_splits=5, seed=0, max_iter=20
     for width in widths:
         errors = []
         for train, val in folds:
-            model = RVMRegressor(width=width, method=method, sigma2=sigma2, max_iter=max_iter,
-                                 tol=tol, time_budget=time_budget)
+            model = RVMRegressor(
+                width=width,
+                method=method,
+                sigma2=sigma2,
+                max_iter=max_iter,
+                tol=tol,
+                time_budget=time_budget,
+            )
             try:
                 model.fit(X[train], y[train])
             except BudgetExceeded:

@@ -14,7 +14,7 @@ import numpy as np
 from scipy.linalg import solve_triangular
 from sklearn.metrics.pairwise import euclidean_distances
 
-from rlsbench.numerics.marglik.forward import ForwardPath, _forward
+from rlsbench.numerics.marglik.forward import _forward
 
 
 def gaussian_kernel(X, Y, width):

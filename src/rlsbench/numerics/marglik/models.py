@@ -14,7 +14,12 @@ from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from rlsbench.numerics.marglik.lowrank import forward_marglik_lowrank, gaussian_kernel, nystroem_features, pivoted_cholesky
+from rlsbench.numerics.marglik.lowrank import (
+    forward_marglik_lowrank,
+    gaussian_kernel,
+    nystroem_features,
+    pivoted_cholesky,
+)
 from rlsbench.numerics.marglik.rvm import rvm_fast, rvm_tipping
 
 
@@ -137,8 +142,9 @@ class RVMRegressor(RegressorMixin, BaseEstimator):
         "time_budget": [Interval(Real, 0, None, closed="neither"), None],
     }
 
-    def __init__(self, width=None, method="fast", sigma2=None, max_iter=2000, tol=1e-6,
-                 time_budget=None):
+    def __init__(
+        self, width=None, method="fast", sigma2=None, max_iter=2000, tol=1e-6, time_budget=None
+    ):
         self.width = width
         self.method = method
         self.sigma2 = sigma2

@@ -184,20 +184,38 @@ def rvm_tipping(
         keep = alpha_new < prune_alpha
         with np.errstate(divide="ignore", invalid="ignore"):
             change = np.abs(np.log(alpha_new[keep]) - np.log(alpha[keep]))
-        converged = keep.all() and (change.max(initial=0.0) < tol) and (
-            abs(np.log(beta_new) - np.log(beta)) < tol
+        converged = (
+            keep.all()
+            and (change.max(initial=0.0) < tol)
+            and (abs(np.log(beta_new) - np.log(beta)) < tol)
         )
         active, alpha, beta = active[keep], alpha_new[keep], beta_new
         if converged or active.size == 0:
             break
     if active.size == 0:
-        return RVMResult(active, alpha, np.zeros(0), beta, float("nan"), it, converged,
-                         {"log_ml_history": np.asarray(history)})
+        return RVMResult(
+            active,
+            alpha,
+            np.zeros(0),
+            beta,
+            float("nan"),
+            it,
+            converged,
+            {"log_ml_history": np.asarray(history)},
+        )
     G = PhiTPhi[np.ix_(active, active)]
     factor, mu = _posterior(G, PhiTt[active], alpha, beta)
     L, _ = _log_ml(factor, mu, alpha, beta, tt, PhiTt[active], G, n)
-    return RVMResult(active, alpha, mu, float(beta), float(L), it, bool(converged),
-                     {"log_ml_history": np.asarray(history)})
+    return RVMResult(
+        active,
+        alpha,
+        mu,
+        float(beta),
+        float(L),
+        it,
+        bool(converged),
+        {"log_ml_history": np.asarray(history)},
+    )
 
 
 def rvm_fast(
@@ -298,15 +316,18 @@ def rvm_fast(
             # delete a retained vector (θ ≤ 0): eq. (37)
             dele = in_model & (theta <= 0)
             if len(active) > 1:
-                gain[dele] = 0.5 * (Q[dele] ** 2 / (S[dele] - a_full[dele])
-                                    - np.log1p(-S[dele] / a_full[dele]))
+                gain[dele] = 0.5 * (
+                    Q[dele] ** 2 / (S[dele] - a_full[dele]) - np.log1p(-S[dele] / a_full[dele])
+                )
         log_change = np.zeros(m)
         log_change[re] = np.abs(np.log(a_new) - np.log(a_full[re]))
         j = int(np.argmax(gain))
         # Tipping's SparseBayes rule: converged when nothing can be added or deleted and the
         # best action is a re-estimate that moves its log α by less than ``tol``.
-        if not add.any() and not (dele.any() and len(active) > 1) and (
-            not re[j] or log_change[j] < tol
+        if (
+            not add.any()
+            and not (dele.any() and len(active) > 1)
+            and (not re[j] or log_change[j] < tol)
         ):
             if fixed_noise:
                 converged = True
@@ -349,5 +370,13 @@ def rvm_fast(
     factor, mu = _posterior(G, PhiTt[act], alpha_a, beta)
     L, _ = _log_ml(factor, mu, alpha_a, beta, tt, PhiTt[act], G, n)
     order = np.argsort(act)
-    return RVMResult(act[order], alpha_a[order], mu[order], float(beta), float(L), it,
-                     bool(converged), {"log_ml_history": np.asarray(history), **counts})
+    return RVMResult(
+        act[order],
+        alpha_a[order],
+        mu[order],
+        float(beta),
+        float(L),
+        it,
+        bool(converged),
+        {"log_ml_history": np.asarray(history), **counts},
+    )

@@ -108,8 +108,9 @@ def fit_lars(X, y, folds):
     """
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        return LassoLarsCV(fit_intercept=False, cv=PredefinedSplit(folds),
-                           max_n_alphas=4000).fit(X, y)
+        return LassoLarsCV(fit_intercept=False, cv=PredefinedSplit(folds), max_n_alphas=4000).fit(
+            X, y
+        )
 
 
 def _prefix_errors_ls(stats: FoldStats, ranking, lam: float) -> np.ndarray:
@@ -136,8 +137,8 @@ def op_lr(stats: FoldStats, ranking, lambdas) -> PrunedModel:
     """OP-LR: best prefix of the LARS ranking for linear regression.
 
     Linear regression is computed at the smallest λ of the grid (a floor of 1e-8·tr(A)/N with
-    :func:`~rlsbench.numerics.ridgecv.kfold_lambda.lambda_grid`), which keeps the Cholesky factor of the
-    ill-conditioned covariances (cond. up to 1e19 in Table 6) defined.
+    :func:`~rlsbench.numerics.ridgecv.kfold_lambda.lambda_grid`), which keeps the Cholesky factor
+    of the ill-conditioned covariances (cond. up to 1e19 in Table 6) defined.
 
     Parameters
     ----------
@@ -152,8 +153,9 @@ def op_lr(stats: FoldStats, ranking, lambdas) -> PrunedModel:
     lambdas = _check_lambdas(lambdas)
     lam0 = np.array([lambdas.min()])
     sse = _prefix_errors_ls(stats, ranking, float(lam0[0]))
-    return PrunedModel(np.asarray(ranking), sse, np.zeros(sse.shape[0], dtype=np.intp),
-                       int(np.argmin(sse)), lam0)
+    return PrunedModel(
+        np.asarray(ranking), sse, np.zeros(sse.shape[0], dtype=np.intp), int(np.argmin(sse)), lam0
+    )
 
 
 def op_rr(stats: FoldStats, ranking, lambdas) -> PrunedModel:

@@ -3,7 +3,8 @@
 Buteneers et al., Section 4: CRRR minimises ‖R_t(X_t W_t − Y_t)‖² + λ‖W_t‖² with R_t the diagonal
 matrix weighting positive rows by 1/√n_pos and negative rows by 1/√n_neg. The covariances are
 accumulated per class and combined as A = A⁺/n_pos + A⁻/n_neg, after which every algorithm of
-:mod:`~rlsbench.numerics.ridgecv.kfold_lambda` and :mod:`~rlsbench.numerics.ridgecv.ffs_bfs` runs unchanged.
+:mod:`~rlsbench.numerics.ridgecv.kfold_lambda` and :mod:`~rlsbench.numerics.ridgecv.ffs_bfs`
+runs unchanged.
 The class counts are those of each fold's training (resp. validation) rows.
 """
 
@@ -84,13 +85,15 @@ def class_weighted_fold_statistics(X, y, folds) -> FoldStats:
         cv.append(sum(V[2] * inv(n) for V, n in zip(parts_v, n_v)))
     A = sum(T[0] / n for T, n in zip(total, n_tot) if n)
     B = sum(T[1] / n for T, n in zip(total, n_tot) if n)
-    return FoldStats(np.stack(At), np.stack(Bt), np.stack(Av), np.stack(Bv), np.stack(cv),
-                     A, B, int(X.shape[0]))
+    return FoldStats(
+        np.stack(At), np.stack(Bt), np.stack(Av), np.stack(Bv), np.stack(cv), A, B, int(X.shape[0])
+    )
 
 
 def balanced_error_rate(y_true, decision) -> float:
     """Mean of the error rates on the positive and the negative class (the paper's BER)."""
     y_true = _binary_labels(y_true)
     pred = np.where(np.asarray(decision) >= 0, 1.0, -1.0)
-    return float(np.mean([np.mean(pred[y_true == c] != c) for c in (1.0, -1.0)
-                          if np.any(y_true == c)]))
+    return float(
+        np.mean([np.mean(pred[y_true == c] != c) for c in (1.0, -1.0) if np.any(y_true == c)])
+    )

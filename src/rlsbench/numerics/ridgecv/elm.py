@@ -36,8 +36,9 @@ class ELMFeatures(TransformerMixin, BaseEstimator):
         Hidden biases, N(0, 1).
     """
 
-    def __init__(self, n_hidden: int = 100, direct: bool = True, bias: bool = True,
-                 random_state: int = 0):
+    def __init__(
+        self, n_hidden: int = 100, direct: bool = True, bias: bool = True, random_state: int = 0
+    ):
         self.n_hidden = n_hidden
         self.direct = direct
         self.bias = bias

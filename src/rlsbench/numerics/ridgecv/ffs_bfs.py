@@ -24,8 +24,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rlsbench.numerics.ridgecv.kfold_lambda import FoldStats, _check_lambdas, cv_errors_covariance, cv_errors_eigen, \
-    ridge_weights, shifted_eigh
+from rlsbench.numerics.ridgecv.kfold_lambda import (
+    FoldStats,
+    _check_lambdas,
+    cv_errors_covariance,
+    cv_errors_eigen,
+    ridge_weights,
+    shifted_eigh,
+)
 
 VARIANTS = ("covariance", "eigen")
 
@@ -100,8 +106,11 @@ class SelectionResult:
 
 def _set_errors(stats: FoldStats, idx, lambdas, variant: str) -> np.ndarray:
     sub = stats.subset(idx)
-    return cv_errors_covariance(sub, lambdas) if variant == "covariance" \
+    return (
+        cv_errors_covariance(sub, lambdas)
+        if variant == "covariance"
         else cv_errors_eigen(sub, lambdas)
+    )
 
 
 class _OutOfTime(Exception):
@@ -122,8 +131,9 @@ def _forward_covariance(stats, S, cands, lambdas, deadline=None):
 
 
 def _backward_covariance(stats, S, removable, lambdas, deadline=None):
-    return _covariance_scores(stats, ([j for j in S if j != n] for n in removable), lambdas,
-                              deadline)
+    return _covariance_scores(
+        stats, ([j for j in S if j != n] for n in removable), lambdas, deadline
+    )
 
 
 def _fold_basis(stats: FoldStats, k: int, S, lambdas):
@@ -236,8 +246,11 @@ def _run(direction, stats, lambdas, variant, fixed, max_steps, run_to_end, max_s
     stop_step, timed_out = None, False
     step = _STEP[direction, variant]
     while len(order) < max_steps:
-        cands = [j for j in free if j not in set(S)] if direction == "forward" \
+        cands = (
+            [j for j in free if j not in set(S)]
+            if direction == "forward"
             else [j for j in S if j not in set(fixed)]
+        )
         try:
             err = step(stats, S, cands, lambdas, deadline)  # (R, n_c)
         except _OutOfTime:
@@ -261,16 +274,31 @@ def _run(direction, stats, lambdas, variant, fixed, max_steps, run_to_end, max_s
     if stop_step is None:
         stop_step = len(order)
     return SelectionResult(
-        direction=direction, variant=variant, order=np.array(order, dtype=np.intp),
-        cv_sse=np.array(sse), lambda_index=np.array(lam_idx, dtype=np.intp), lambdas=lambdas,
-        stop_step=int(stop_step), fixed=np.array(fixed, dtype=np.intp), n_features=N,
-        complete=complete, timed_out=timed_out, n_samples=stats.n_samples,
+        direction=direction,
+        variant=variant,
+        order=np.array(order, dtype=np.intp),
+        cv_sse=np.array(sse),
+        lambda_index=np.array(lam_idx, dtype=np.intp),
+        lambdas=lambdas,
+        stop_step=int(stop_step),
+        fixed=np.array(fixed, dtype=np.intp),
+        n_features=N,
+        complete=complete,
+        timed_out=timed_out,
+        n_samples=stats.n_samples,
     )
 
 
-def forward_selection(stats: FoldStats, lambdas, *, variant: str = "eigen", fixed=(),
-                      max_features: int | None = None, run_to_end: bool = True,
-                      max_seconds: float | None = None) -> SelectionResult:
+def forward_selection(
+    stats: FoldStats,
+    lambdas,
+    *,
+    variant: str = "eigen",
+    fixed=(),
+    max_features: int | None = None,
+    run_to_end: bool = True,
+    max_seconds: float | None = None,
+) -> SelectionResult:
     """Forward feature selection with λ chosen per candidate set (Section 3.2).
 
     Parameters
@@ -297,9 +325,15 @@ def forward_selection(stats: FoldStats, lambdas, *, variant: str = "eigen", fixe
     return _run("forward", stats, lambdas, variant, fixed, max_features, run_to_end, max_seconds)
 
 
-def backward_selection(stats: FoldStats, lambdas, *, variant: str = "eigen", fixed=(),
-                       run_to_end: bool = True,
-                       max_seconds: float | None = None) -> SelectionResult:
+def backward_selection(
+    stats: FoldStats,
+    lambdas,
+    *,
+    variant: str = "eigen",
+    fixed=(),
+    run_to_end: bool = True,
+    max_seconds: float | None = None,
+) -> SelectionResult:
     """Backward feature elimination with λ chosen per candidate set (Section 3.1).
 
     Parameters
@@ -326,8 +360,18 @@ def refit(stats: FoldStats, idx, lam: float) -> np.ndarray:
     return ridge_weights(sub.A, sub.B, lam)
 
 
-def run_for_protocol(X, y, *, k: int, bias: float, seed: int, direction: str,
-                     n_folds: int = 10, n_lambdas: int = 50, variant: str = "eigen"):
+def run_for_protocol(
+    X,
+    y,
+    *,
+    k: int,
+    bias: float,
+    seed: int,
+    direction: str,
+    n_folds: int = 10,
+    n_lambdas: int = 50,
+    variant: str = "eigen",
+):
     """FFS/BFS as a selector of the evaluation protocol, returning its forward path.
 
     λ is chosen by the method itself (K-fold, per candidate set) instead of the protocol's LOO
@@ -390,8 +434,16 @@ def run_for_protocol(X, y, *, k: int, bias: float, seed: int, direction: str,
     cv_mse = res.cv_mse[steps]
     stop_size = len(res.set_after(res.stop_step)) - len(fixed)
     return SelectionPath(
-        selected=np.asarray(selected, dtype=np.intp), criterion=cv_mse,
-        loo_mse=np.full(k, np.nan), coef_path=coef, intercept_path=intercept, alphas=alphas,
-        info={"validation": f"{min(n_folds, m)}-fold squared error at each set's own λ",
-              "stop_size": int(stop_size), "variant": variant, "n_lambdas": n_lambdas},
+        selected=np.asarray(selected, dtype=np.intp),
+        criterion=cv_mse,
+        loo_mse=np.full(k, np.nan),
+        coef_path=coef,
+        intercept_path=intercept,
+        alphas=alphas,
+        info={
+            "validation": f"{min(n_folds, m)}-fold squared error at each set's own λ",
+            "stop_size": int(stop_size),
+            "variant": variant,
+            "n_lambdas": n_lambdas,
+        },
     )

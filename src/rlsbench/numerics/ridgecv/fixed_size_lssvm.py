@@ -24,8 +24,9 @@ def median_sigma(U, *, n_pairs: int = 2000, seed: int = 0) -> float:
     return float(np.median(d[np.triu_indices_from(d, 1)]))
 
 
-def renyi_prototypes(U, n_prototypes: int, sigma: float, *, n_iter: int = 20000,
-                     seed: int = 0) -> np.ndarray:
+def renyi_prototypes(
+    U, n_prototypes: int, sigma: float, *, n_iter: int = 20000, seed: int = 0
+) -> np.ndarray:
     """Rows of U with (locally) maximal quadratic Rényi entropy, by random swaps.
 
     Starting from a random set, propose replacing a random prototype by a random other row and
@@ -98,8 +99,14 @@ class NystromFeatures(TransformerMixin, BaseEstimator):
     eigvecs_ : ndarray of shape (N, n_components)
     """
 
-    def __init__(self, n_prototypes: int = 400, sigma="median", n_iter: int = 20000,
-                 rank_tol: float = 1e-10, random_state: int = 0):
+    def __init__(
+        self,
+        n_prototypes: int = 400,
+        sigma="median",
+        n_iter: int = 20000,
+        rank_tol: float = 1e-10,
+        random_state: int = 0,
+    ):
         self.n_prototypes = n_prototypes
         self.sigma = sigma
         self.n_iter = n_iter
@@ -108,10 +115,12 @@ class NystromFeatures(TransformerMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         X = validate_data(self, X, dtype=np.float64)
-        self.sigma_ = median_sigma(X, seed=self.random_state) if self.sigma == "median" \
-            else float(self.sigma)
-        idx = renyi_prototypes(X, self.n_prototypes, self.sigma_, n_iter=self.n_iter,
-                               seed=self.random_state)
+        self.sigma_ = (
+            median_sigma(X, seed=self.random_state) if self.sigma == "median" else float(self.sigma)
+        )
+        idx = renyi_prototypes(
+            X, self.n_prototypes, self.sigma_, n_iter=self.n_iter, seed=self.random_state
+        )
         self.prototypes_ = X[idx]
         D, C = scipy.linalg.eigh(rbf_kernel(self.prototypes_, gamma=self._gamma))
         keep = D > self.rank_tol * D.max()

@@ -66,7 +66,7 @@ class FoldStats:
     def n_features(self) -> int:
         return int(self.At.shape[1])
 
-    def subset(self, idx) -> "FoldStats":
+    def subset(self, idx) -> FoldStats:
         """Statistics of the sub-problem on features ``idx`` (sub-matrices, Section 3)."""
         idx = np.asarray(idx, dtype=np.intp)
         ix = np.ix_(idx, idx)
@@ -148,7 +148,9 @@ def make_folds(n_samples: int, n_folds: int, *, seed: int | None = 0) -> np.ndar
 def _check_folds(folds, n_samples: int) -> np.ndarray:
     folds = np.asarray(folds)
     if folds.shape != (n_samples,) or not np.issubdtype(folds.dtype, np.integer):
-        raise ValueError(f"folds must be an integer array of shape ({n_samples},), got {folds.shape}")
+        raise ValueError(
+            f"folds must be an integer array of shape ({n_samples},), got {folds.shape}"
+        )
     if folds.min() < 0 or len(np.unique(folds)) != folds.max() + 1 or folds.max() < 1:
         raise ValueError("folds must number the folds 0..K-1 (K >= 2), each non-empty")
     return folds
@@ -341,8 +343,16 @@ def cv_errors_eigen(stats: FoldStats, lambdas) -> np.ndarray:
     return sse
 
 
-def search_lambda(X, y, lambdas, folds, *, method: str = "eigen", stats: FoldStats | None = None,
-                  sample_weight=None) -> LambdaSearch:
+def search_lambda(
+    X,
+    y,
+    lambdas,
+    folds,
+    *,
+    method: str = "eigen",
+    stats: FoldStats | None = None,
+    sample_weight=None,
+) -> LambdaSearch:
     """K-fold λ search for ridge regression by one of the three methods of Section 2.
 
     Parameters

@@ -16,5 +16,11 @@ from rlsbench.numerics.selection.order import ridge_path
 from rlsbench.numerics.selection.random import random_selection
 from rlsbench.numerics.selection.wrapper import wrapper
 
-__all__ = ["greedy_rls", "lowrank_lssvm", "memory_bytes", "wrapper", "random_selection",
-           "ridge_path"]
+__all__ = [
+    "greedy_rls",
+    "lowrank_lssvm",
+    "memory_bytes",
+    "wrapper",
+    "random_selection",
+    "ridge_path",
+]

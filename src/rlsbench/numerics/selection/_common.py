@@ -98,6 +98,9 @@ class PathRecorder:
             intercept_path=intercept[: self.step].copy(),
             alphas=np.full(self.step, self.alpha),
             # elapsed_s: seconds from the call to each addition (machine-dependent).
-            info={"criterion": self.criterion_name, "elapsed_s": self.elapsed[: self.step].copy(),
-                  **info},
+            info={
+                "criterion": self.criterion_name,
+                "elapsed_s": self.elapsed[: self.step].copy(),
+                **info,
+            },
         )

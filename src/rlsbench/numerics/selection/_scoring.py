@@ -41,8 +41,22 @@ def n_chunks(m, chunk=CHUNK):
     return (m + chunk - 1) // chunk
 
 
-def score_numpy(C, U, W, n_pending, writeback, a, d, y, ycls, beta, alphaT, zero_one,
-                chunk=CHUNK, block=NUMPY_BLOCK):
+def score_numpy(
+    C,
+    U,
+    W,
+    n_pending,
+    writeback,
+    a,
+    d,
+    y,
+    ycls,
+    beta,
+    alphaT,
+    zero_one,
+    chunk=CHUNK,
+    block=NUMPY_BLOCK,
+):
     """Score all candidates; see the module docstring.
 
     Parameters
@@ -226,8 +240,23 @@ if HAVE_NUMBA:
         return C, s, np.ascontiguousarray(xta_part.sum(axis=0).T)
 
     @njit(parallel=True, cache=True, nogil=True)
-    def _score_kernel(C, U, W, n_pending, writeback, a, d, y, ycls, beta, alphaT, zero_one,
-                      chunk, sq_part, err_part):  # pragma: no cover - compiled
+    def _score_kernel(
+        C,
+        U,
+        W,
+        n_pending,
+        writeback,
+        a,
+        d,
+        y,
+        ycls,
+        beta,
+        alphaT,
+        zero_one,
+        chunk,
+        sq_part,
+        err_part,
+    ):  # pragma: no cover - compiled
         m, n = C.shape
         t = a.shape[1]
         nch = sq_part.shape[0]
@@ -299,14 +328,30 @@ if HAVE_NUMBA:
                         if best_t[i] != cj:
                             err[i] += 1.0
 
-    def score_numba(C, U, W, n_pending, writeback, a, d, y, ycls, beta, alphaT, zero_one,
-                    chunk=CHUNK):
+    def score_numba(
+        C, U, W, n_pending, writeback, a, d, y, ycls, beta, alphaT, zero_one, chunk=CHUNK
+    ):
         """Numba version of :func:`score_numpy` (same arguments and results)."""
         nch = n_chunks(C.shape[0], chunk)
         sq_part = np.empty((nch, C.shape[1]))
         err_part = np.empty((nch, C.shape[1]))
-        _score_kernel(C, U, W, n_pending, bool(writeback), a, d, y, ycls, beta, alphaT,
-                      bool(zero_one), chunk, sq_part, err_part)
+        _score_kernel(
+            C,
+            U,
+            W,
+            n_pending,
+            bool(writeback),
+            a,
+            d,
+            y,
+            ycls,
+            beta,
+            alphaT,
+            bool(zero_one),
+            chunk,
+            sq_part,
+            err_part,
+        )
         return sq_part.sum(axis=0), err_part.sum(axis=0)
 
 

@@ -8,7 +8,13 @@ import time
 import numpy as np
 
 from rlsbench.numerics.criteria import best_index
-from rlsbench.numerics.selection._common import PathRecorder, bias_shrink, initial_dual, prepare, zero_one_targets
+from rlsbench.numerics.selection._common import (
+    PathRecorder,
+    bias_shrink,
+    initial_dual,
+    prepare,
+    zero_one_targets,
+)
 from rlsbench.numerics.selection._scoring import HAVE_NUMBA, get_backend
 
 #: Rank-one cache updates applied on the fly before the cache is written back (see _scoring).
@@ -35,8 +41,18 @@ def _numba_threads(n_jobs):
         numba.set_num_threads(old)
 
 
-def greedy_rls(X, y, k, alpha, *, bias=0.0, criterion="squared", backend="auto", n_jobs=None,
-               max_pending=MAX_PENDING):
+def greedy_rls(
+    X,
+    y,
+    k,
+    alpha,
+    *,
+    bias=0.0,
+    criterion="squared",
+    backend="auto",
+    n_jobs=None,
+    max_pending=MAX_PENDING,
+):
     """Greedy forward selection for RLS with the LOO criterion in O(kmn) time, O(mn) memory.
 
     Starting from the empty set (plus the bias feature, if any), each round adds the feature
@@ -119,8 +135,9 @@ def greedy_rls(X, y, k, alpha, *, bias=0.0, criterion="squared", backend="auto",
             beta = 1.0 / (1.0 + s)
             alphaT = np.ascontiguousarray((xta * beta[:, None]).T)
             writeback = n_pending == max_pending
-            sq, err = score(cache, U, W, n_pending, writeback, a, d, y2, ycls, beta, alphaT,
-                            zero_one)
+            sq, err = score(
+                cache, U, W, n_pending, writeback, a, d, y2, ycls, beta, alphaT, zero_one
+            )
             if writeback:
                 n_pending = 0
             mse = sq / m
@@ -149,6 +166,10 @@ def greedy_rls(X, y, k, alpha, *, bias=0.0, criterion="squared", backend="auto",
             coef = X_sel[:, : step + 1].T @ a  # w = X_S^T a (Algorithm 3 line 37)
             rec.add(b, y2, a / d[:, None], coef, bias * bias * a.sum(axis=0))
             round_ends.append(time.perf_counter())
-    return rec.path(method="greedy_rls", backend=backend_name, max_pending=max_pending,
-                    init_seconds=round_ends[0] - t_start,
-                    round_seconds=np.diff(round_ends).tolist())
+    return rec.path(
+        method="greedy_rls",
+        backend=backend_name,
+        max_pending=max_pending,
+        init_seconds=round_ends[0] - t_start,
+        round_seconds=np.diff(round_ends).tolist(),
+    )

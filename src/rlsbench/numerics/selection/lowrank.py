@@ -13,7 +13,13 @@ import numpy as np
 from scipy.linalg import blas
 
 from rlsbench.numerics.criteria import best_index
-from rlsbench.numerics.selection._common import PathRecorder, bias_shrink, initial_dual, prepare, zero_one_targets
+from rlsbench.numerics.selection._common import (
+    PathRecorder,
+    bias_shrink,
+    initial_dual,
+    prepare,
+    zero_one_targets,
+)
 from rlsbench.numerics.selection._scoring import score_numpy
 
 #: Default budget for the m×m matrix and the per-round products.
@@ -30,8 +36,9 @@ def memory_bytes(n_samples, n_features, k=None, n_targets=1):
     return 8 * (m * m + 2 * m * n + m * (3 * n_targets + 8))
 
 
-def lowrank_lssvm(X, y, k, alpha, *, bias=0.0, criterion="squared",
-                  max_memory_bytes=DEFAULT_MAX_MEMORY_BYTES):
+def lowrank_lssvm(
+    X, y, k, alpha, *, bias=0.0, criterion="squared", max_memory_bytes=DEFAULT_MAX_MEMORY_BYTES
+):
     """Forward selection with the low-rank updated LS-SVM, O(k m² n) time, O(m²) memory.
 
     Same selections as :func:`greedy_rls` (Algorithm 3) and the wrappers (Algorithm 1).
@@ -89,8 +96,7 @@ def lowrank_lssvm(X, y, k, alpha, *, bias=0.0, criterion="squared",
         beta = 1.0 / (1.0 + s)
         alphaT = np.ascontiguousarray(((X.T @ a) * beta[:, None]).T)
         d = np.diagonal(G).copy()
-        sq, err = score_numpy(GX, *no_pending, 0, False, a, d, y2, ycls, beta, alphaT,
-                              zero_one)
+        sq, err = score_numpy(GX, *no_pending, 0, False, a, d, y2, ycls, beta, alphaT, zero_one)
         mse = sq / m
         crit = err / m if zero_one else mse
         crit[chosen] = np.inf

@@ -16,8 +16,9 @@ from rlsbench.numerics.selection._common import PathRecorder, bias_shrink, initi
 def _check_order(order, n_features):
     order = np.asarray(order)
     if order.ndim != 1 or order.size == 0:
-        raise ValueError(f"order must be a non-empty 1-d sequence of feature indices, got shape "
-                         f"{order.shape}")
+        raise ValueError(
+            f"order must be a non-empty 1-d sequence of feature indices, got shape {order.shape}"
+        )
     if not np.issubdtype(order.dtype, np.integer):
         raise ValueError(f"order must hold integer feature indices, got dtype {order.dtype}")
     if order.min() < 0 or order.max() >= n_features:
@@ -67,7 +68,7 @@ def ridge_path(X, y, order, alpha, *, bias=0.0, criterion="squared"):
         u = c / (1.0 + v @ c)  # eq. 14
         a -= np.outer(u, v @ a)  # eq. 15
         d -= u * c  # eq. 17
-        cache[:, s + 1:] -= np.outer(u, v @ cache[:, s + 1:])
+        cache[:, s + 1 :] -= np.outer(u, v @ cache[:, s + 1 :])
         coef = Xo[:, : s + 1].T @ a
         rec.add(order[s], y2, a / d[:, None], coef, bias * bias * a.sum(axis=0))
     return rec.path(method="ridge_path")

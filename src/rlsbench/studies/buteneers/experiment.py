@@ -19,12 +19,26 @@ import numpy as np
 
 from rlsbench.numerics.ridgecv.baselines import fit_lars, lars_path_time, lars_ranking, op_lr, op_rr
 from rlsbench.numerics.ridgecv.ffs_bfs import backward_selection, forward_selection, refit
-from rlsbench.numerics.ridgecv.kfold_lambda import fold_statistics, lambda_grid, make_folds, ridge_weights, search_lambda
+from rlsbench.numerics.ridgecv.kfold_lambda import (
+    fold_statistics,
+    lambda_grid,
+    make_folds,
+    ridge_weights,
+    search_lambda,
+)
 
 #: Column order of Tables 3-5.
 TABLE_METHODS = (
-    "rr_naive", "rr_covariance", "rr_eigen", "ffs_covariance", "ffs_eigen",
-    "bfs_covariance", "bfs_eigen", "lars", "op_lr", "op_rr",
+    "rr_naive",
+    "rr_covariance",
+    "rr_eigen",
+    "ffs_covariance",
+    "ffs_eigen",
+    "bfs_covariance",
+    "bfs_eigen",
+    "lars",
+    "op_lr",
+    "op_rr",
 )
 
 
@@ -44,9 +58,21 @@ def _clock():
     return time.perf_counter()
 
 
-def run_task(X_train, y_train, X_test, y_test, *, task: str, methods=TABLE_METHODS,
-             n_folds: int, n_lambdas: int, seed: int, fixed=(), max_seconds=None,
-             log=None) -> list[dict]:
+def run_task(
+    X_train,
+    y_train,
+    X_test,
+    y_test,
+    *,
+    task: str,
+    methods=TABLE_METHODS,
+    n_folds: int,
+    n_lambdas: int,
+    seed: int,
+    fixed=(),
+    max_seconds=None,
+    log=None,
+) -> list[dict]:
     """Every method of the tables on one train/test split.
 
     Parameters
@@ -97,14 +123,28 @@ def run_task(X_train, y_train, X_test, y_test, *, task: str, methods=TABLE_METHO
     def row(method, t_fixed, t_opt, selected, alpha, cv_sse, coef, timed_out=False, n_steps=0):
         decision = X_test[:, selected] @ coef if len(selected) else np.zeros(X_test.shape[0])
         n_sel = len([j for j in selected if j not in set(fixed)])
-        r = dict(method=method, t_fixed=t_fixed, t_opt=t_opt, n_features=n_free,
-                 n_selected=n_sel, pct_removed=100.0 * (1 - n_sel / n_free),
-                 error=test_error(task, y_test, decision), alpha=alpha,
-                 cv_mse=cv_sse / M if cv_sse is not None else np.nan, cond=cond,
-                 n_train=M, n_test=int(X_test.shape[0]), n_folds=n_folds, n_lambdas=n_lambdas,
-                 timed_out=bool(timed_out), n_steps=int(n_steps))
-        log(f"{method}: t_fixed={t_fixed:.3g}s t_opt={t_opt:.3g}s removed={r['pct_removed']:.0f}% "
-            f"error={r['error']:.4g} alpha={alpha:.4g} timed_out={timed_out}")
+        r = dict(
+            method=method,
+            t_fixed=t_fixed,
+            t_opt=t_opt,
+            n_features=n_free,
+            n_selected=n_sel,
+            pct_removed=100.0 * (1 - n_sel / n_free),
+            error=test_error(task, y_test, decision),
+            alpha=alpha,
+            cv_mse=cv_sse / M if cv_sse is not None else np.nan,
+            cond=cond,
+            n_train=M,
+            n_test=int(X_test.shape[0]),
+            n_folds=n_folds,
+            n_lambdas=n_lambdas,
+            timed_out=bool(timed_out),
+            n_steps=int(n_steps),
+        )
+        log(
+            f"{method}: t_fixed={t_fixed:.3g}s t_opt={t_opt:.3g}s removed={r['pct_removed']:.0f}% "
+            f"error={r['error']:.4g} alpha={alpha:.4g} timed_out={timed_out}"
+        )
         rows.append(r)
 
     everything = np.arange(N)
@@ -112,24 +152,47 @@ def run_task(X_train, y_train, X_test, y_test, *, task: str, methods=TABLE_METHO
         if method.startswith("rr_"):
             kind = method[3:]
             t0 = _clock()
-            res = search_lambda(X_train, y_train, lambdas, folds, method=kind,
-                                stats=None if kind == "naive" else stats)
+            res = search_lambda(
+                X_train,
+                y_train,
+                lambdas,
+                folds,
+                method=kind,
+                stats=None if kind == "naive" else stats,
+            )
             t_opt = _clock() - t0
             coef = ridge_weights(stats.A, stats.B, res.alpha)[:, 0]
-            row(method, np.nan if kind == "naive" else t_cov, t_opt, everything, res.alpha,
-                res.cv_sse[res.best_index], coef)
+            row(
+                method,
+                np.nan if kind == "naive" else t_cov,
+                t_opt,
+                everything,
+                res.alpha,
+                res.cv_sse[res.best_index],
+                coef,
+            )
         elif method.startswith(("ffs_", "bfs_")):
             variant = method[4:]
             run = forward_selection if method.startswith("ffs") else backward_selection
             budget = max_seconds if variant == "covariance" else None
             t0 = _clock()
-            res = run(stats, lambdas, variant=variant, fixed=fixed, run_to_end=False,
-                      max_seconds=budget)
+            res = run(
+                stats, lambdas, variant=variant, fixed=fixed, run_to_end=False, max_seconds=budget
+            )
             t_opt = _clock() - t0
             sel = res.selected
             coef = refit(stats, sel, res.alpha)[:, 0]
-            row(method, t_cov, t_opt, sel, res.alpha, res.cv_sse[res.stop_step], coef,
-                res.timed_out, res.order.shape[0])
+            row(
+                method,
+                t_cov,
+                t_opt,
+                sel,
+                res.alpha,
+                res.cv_sse[res.stop_step],
+                coef,
+                res.timed_out,
+                res.order.shape[0],
+            )
         elif method == "lars":
             free = np.array([j for j in range(N) if j not in set(fixed)])
             t_fixed = lars_path_time(X_train[:, free], y_train)
@@ -141,8 +204,9 @@ def run_task(X_train, y_train, X_test, y_test, *, task: str, methods=TABLE_METHO
         else:  # OP-LR / OP-RR: LARS ranking, then the best prefix
             t0 = _clock()
             free = np.array([j for j in range(N) if j not in set(fixed)])
-            ranking = np.concatenate([np.asarray(fixed, dtype=np.intp),
-                                      free[lars_ranking(X_train[:, free], y_train)]])
+            ranking = np.concatenate(
+                [np.asarray(fixed, dtype=np.intp), free[lars_ranking(X_train[:, free], y_train)]]
+            )
             pruned = (op_lr if method == "op_lr" else op_rr)(stats, ranking, lambdas)
             t_opt = _clock() - t0
             sel = pruned.selected
@@ -153,8 +217,17 @@ def run_task(X_train, y_train, X_test, y_test, *, task: str, methods=TABLE_METHO
     return rows
 
 
-def timing_point(M: int, N: int, *, methods, n_folds: int, n_lambdas: int, seed: int,
-                 max_seconds=None, repeats: int = 1) -> list[dict]:
+def timing_point(
+    M: int,
+    N: int,
+    *,
+    methods,
+    n_folds: int,
+    n_lambdas: int,
+    seed: int,
+    max_seconds=None,
+    repeats: int = 1,
+) -> list[dict]:
     """Fixed cost and optimisation time of each method on a random M×N regression problem.
 
     Parameters
@@ -191,15 +264,25 @@ def timing_point(M: int, N: int, *, methods, n_folds: int, n_lambdas: int, seed:
             t0 = _clock()
             if method.startswith("rr_"):
                 kind = method[3:]
-                search_lambda(X, y, lambdas, folds, method=kind,
-                              stats=None if kind == "naive" else stats)
+                search_lambda(
+                    X, y, lambdas, folds, method=kind, stats=None if kind == "naive" else stats
+                )
             else:
                 run = forward_selection if method.startswith("ffs") else backward_selection
-                res = run(stats, lambdas, variant=method[4:], run_to_end=False,
-                          max_seconds=max_seconds)
+                res = run(
+                    stats, lambdas, variant=method[4:], run_to_end=False, max_seconds=max_seconds
+                )
                 timed_out, steps = res.timed_out, int(res.order.shape[0])
             t_opt = min(t_opt, _clock() - t0)
-        rows.append(dict(method=method, M=M, N=N,
-                         t_fixed=np.nan if method == "rr_naive" else t_cov,
-                         t_opt=t_opt, timed_out=timed_out, n_steps=steps))
+        rows.append(
+            dict(
+                method=method,
+                M=M,
+                N=N,
+                t_fixed=np.nan if method == "rr_naive" else t_cov,
+                t_opt=t_opt,
+                timed_out=timed_out,
+                n_steps=steps,
+            )
+        )
     return rows

@@ -41,12 +41,15 @@ def check(section: dict, known_datasets) -> None:
         if not _NAME.fullmatch(name):
             raise ValueError(f"{key}: use letters, digits, '_' and '-' only (it becomes a path)")
         if known and exp["dataset"] not in known:
-            raise ValueError(f"{key}.dataset: unknown dataset {exp['dataset']!r}; see "
-                             "config/datasets.yaml")
+            raise ValueError(
+                f"{key}.dataset: unknown dataset {exp['dataset']!r}; see config/datasets.yaml"
+            )
         S = exp["n_selected"]
         if isinstance(S, dict) and set(S) != set(exp["kernels"]):
-            raise ValueError(f"{key}.n_selected: give S values for exactly the kernels "
-                             f"{exp['kernels']}, got {sorted(S)}")
+            raise ValueError(
+                f"{key}.n_selected: give S values for exactly the kernels "
+                f"{exp['kernels']}, got {sorted(S)}"
+            )
 
 
 def toy_files(section: dict, rundir: str) -> list[str]:
@@ -67,8 +70,11 @@ def realdata_files(section: dict, rundir: str) -> list[str]:
     files = []
     for name in section.get("realdata", {}).get("experiments", {}):
         exp = experiment(section, name)
-        files += [f"{rundir}/realdata/{name}/{k}.csv" for k in exp["kernels"]
-                  if any(method_applies(m, k) for m in exp["methods"])]
+        files += [
+            f"{rundir}/realdata/{name}/{k}.csv"
+            for k in exp["kernels"]
+            if any(method_applies(m, k) for m in exp["methods"])
+        ]
     return files
 
 

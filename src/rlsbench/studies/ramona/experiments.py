@@ -45,8 +45,14 @@ def method_applies(method: str, kernel: str) -> bool:
     return not (method == "sfs" and kernel != "rbf")
 
 
-def make_ranker(method: str, kernel: str, *, degree: int = 3, standardize: bool = True,
-                n_iter: int | None = None):
+def make_ranker(
+    method: str,
+    kernel: str,
+    *,
+    degree: int = 3,
+    standardize: bool = True,
+    n_iter: int | None = None,
+):
     """The ranker of ``method`` for an experiment with kernel ``kernel``.
 
     Parameters
@@ -83,8 +89,9 @@ def make_ranker(method: str, kernel: str, *, degree: int = 3, standardize: bool 
     raise ValueError(f"method {method!r} has no ranker; rankers: {METHODS[:-1]}")
 
 
-def svm_error(X_train, y_train, X_test, y_test, kernel: str, *, degree: int = 3,
-              standardize: bool = True) -> float:
+def svm_error(
+    X_train, y_train, X_test, y_test, kernel: str, *, degree: int = 3, standardize: bool = True
+) -> float:
     """Test error of an SVM with C = 1/R̄² (footnote 4).
 
     RBF: k(x, y) = exp(−||x − y||² / S) on S (standardised) features, i.e. sklearn's
@@ -137,8 +144,9 @@ def rank(method, kernel, X, y, *, degree=3, standardize=True, n_iter=None):
 
 
 # -- Section V-A: toy problems ---------------------------------------------------------------
-def toy_rows(problem: str, method: str, *, n_train, n_test=500, n_repeats=40, n_select=2,
-             seed=0) -> list[dict]:
+def toy_rows(
+    problem: str, method: str, *, n_train, n_test=500, n_repeats=40, n_select=2, seed=0
+) -> list[dict]:
     """Fig. 1: test error of an SVM on the ``n_select`` best features of a Weston toy problem.
 
     The linear problem uses the linear kernel, the nonlinear one the RBF kernel (for SAS /
@@ -167,11 +175,19 @@ def toy_rows(problem: str, method: str, *, n_train, n_test=500, n_repeats=40, n_
             order, sec = rank(method, kernel, X, y)
             keep = order if method == "svm" else order[:n_select]
             err = svm_error(X[:, keep], y, Xt[:, keep], yt, kernel)
-            rows.append(dict(
-                problem=problem, kernel=kernel, method=method, n_train=int(n), repeat=r,
-                n_selected=int(len(keep)), error=err,
-                selected=" ".join(map(str, np.sort(keep[:n_select]))), fit_seconds=sec,
-            ))
+            rows.append(
+                dict(
+                    problem=problem,
+                    kernel=kernel,
+                    method=method,
+                    n_train=int(n),
+                    repeat=r,
+                    n_selected=int(len(keep)),
+                    error=err,
+                    selected=" ".join(map(str, np.sort(keep[:n_select]))),
+                    fit_seconds=sec,
+                )
+            )
     return rows
 
 
@@ -214,8 +230,7 @@ def draw_split(y, rng, *, n_train, n_test=None, train_per_class=None, pools=None
     else:
         k = int(round(n_train * perm.size)) if n_train < 1 else int(n_train)
         if not 2 <= k < perm.size:
-            raise ValueError(f"n_train={n_train!r} gives {k} training samples out of "
-                             f"{perm.size}")
+            raise ValueError(f"n_train={n_train!r} gives {k} training samples out of {perm.size}")
         train, rest = perm[:k], perm[k:]
     if test_pool is not None:
         rest = test_pool
@@ -227,9 +242,24 @@ def draw_split(y, rng, *, n_train, n_test=None, train_per_class=None, pools=None
     return np.sort(train), np.sort(rest)
 
 
-def realdata_rows(X, y, *, experiment: str, dataset: str, method: str, kernel: str,
-                  n_selected, n_train, n_test=None, train_per_class=None, pools=None,
-                  n_repeats=30, degree=3, standardize=True, seed=0) -> list[dict]:
+def realdata_rows(
+    X,
+    y,
+    *,
+    experiment: str,
+    dataset: str,
+    method: str,
+    kernel: str,
+    n_selected,
+    n_train,
+    n_test=None,
+    train_per_class=None,
+    pools=None,
+    n_repeats=30,
+    degree=3,
+    standardize=True,
+    seed=0,
+) -> list[dict]:
     """Section V-B/C: error of an SVM on the S best-ranked features, for every S.
 
     Returns
@@ -247,20 +277,36 @@ def realdata_rows(X, y, *, experiment: str, dataset: str, method: str, kernel: s
     rows = []
     for r in range(n_repeats):
         # the split depends on (seed, dataset, repeat) only: the same for every method/kernel
-        rng = np.random.default_rng(np.random.SeedSequence(
-            [int(seed), r, *map(ord, dataset)]))
-        tr, te = draw_split(y, rng, n_train=n_train, n_test=n_test,
-                            train_per_class=train_per_class, pools=pools)
+        rng = np.random.default_rng(np.random.SeedSequence([int(seed), r, *map(ord, dataset)]))
+        tr, te = draw_split(
+            y, rng, n_train=n_train, n_test=n_test, train_per_class=train_per_class, pools=pools
+        )
         order, sec = rank(method, kernel, X[tr], y[tr], degree=degree, standardize=standardize)
-        for S in (list(n_selected) if method != "svm" else [D]):
+        for S in list(n_selected) if method != "svm" else [D]:
             keep = order[:S]
-            err = svm_error(X[tr][:, keep], y[tr], X[te][:, keep], y[te], kernel,
-                            degree=degree, standardize=standardize)
-            rows.append(dict(
-                experiment=experiment, dataset=dataset, kernel=kernel, method=method,
-                repeat=r, n_selected=int(S), error=err, fit_seconds=sec,
-                n_train=int(tr.size), n_test=int(te.size),
-            ))
+            err = svm_error(
+                X[tr][:, keep],
+                y[tr],
+                X[te][:, keep],
+                y[te],
+                kernel,
+                degree=degree,
+                standardize=standardize,
+            )
+            rows.append(
+                dict(
+                    experiment=experiment,
+                    dataset=dataset,
+                    kernel=kernel,
+                    method=method,
+                    repeat=r,
+                    n_selected=int(S),
+                    error=err,
+                    fit_seconds=sec,
+                    n_train=int(tr.size),
+                    n_test=int(te.size),
+                )
+            )
     return rows
 
 
@@ -274,8 +320,16 @@ def timing_problem(n_samples: int, n_features: int, seed=0):
     return X, y
 
 
-def cputime_rows(axis: str, grid, *, fixed: int = 30, methods=("arom", "rfe", "sas", "kfds"),
-                 n_iter: int = 10, n_repeats: int = 3, seed=0) -> list[dict]:
+def cputime_rows(
+    axis: str,
+    grid,
+    *,
+    fixed: int = 30,
+    methods=("arom", "rfe", "sas", "kfds"),
+    n_iter: int = 10,
+    n_repeats: int = 3,
+    seed=0,
+) -> list[dict]:
     """Tables VIII (axis "N": samples grow, D = fixed) and IX (axis "D": features grow).
 
     Every iterative method runs exactly ``n_iter`` iterations (Section VI-C); the time of a
@@ -300,6 +354,5 @@ def cputime_rows(axis: str, grid, *, fixed: int = 30, methods=("arom", "rfe", "s
                 t0 = time.perf_counter()
                 ranker.fit(X, y)
                 best = min(best, time.perf_counter() - t0)
-            rows.append(dict(axis=axis, N=N, D=D, method=method, seconds=best,
-                             repeats=n_repeats))
+            rows.append(dict(axis=axis, N=N, D=D, method=method, seconds=best, repeats=n_repeats))
     return rows

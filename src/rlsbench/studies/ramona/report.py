@@ -13,9 +13,19 @@ from scipy import stats
 from rlsbench.studies.ramona import paper_tables
 
 LABELS = {
-    "fisher": "Fisher", "arom": "AROM", "rfe": "RFE", "sas": "1) SAS", "scss": "2) SCSS",
-    "kfds": "3) KFDS", "sfs": "(SFS)", "svm": "SVM (all features)", "r2w2": "R2W2",
-    "fspp": "FSPP", "neumann": "Neumann KTA", "bahsic": "BAHSIC", "gmkl": "GMKL",
+    "fisher": "Fisher",
+    "arom": "AROM",
+    "rfe": "RFE",
+    "sas": "1) SAS",
+    "scss": "2) SCSS",
+    "kfds": "3) KFDS",
+    "sfs": "(SFS)",
+    "svm": "SVM (all features)",
+    "r2w2": "R2W2",
+    "fspp": "FSPP",
+    "neumann": "Neumann KTA",
+    "bahsic": "BAHSIC",
+    "gmkl": "GMKL",
 }
 
 #: Legend order of the figures (the paper's: existing methods, then the proposed ones).
@@ -23,8 +33,14 @@ PLOT_ORDER = ("fisher", "arom", "r2w2", "rfe", "sfs", "sas", "scss", "kfds", "sv
 #: Methods proposed by the paper: dotted lines in its figures (existing ones solid).
 PROPOSED = ("sas", "scss", "kfds", "sfs")
 _COLORS = {
-    "fisher": "tab:blue", "arom": "tab:orange", "r2w2": "tab:green", "rfe": "tab:red",
-    "sfs": "tab:purple", "sas": "tab:brown", "scss": "tab:pink", "kfds": "tab:cyan",
+    "fisher": "tab:blue",
+    "arom": "tab:orange",
+    "r2w2": "tab:green",
+    "rfe": "tab:red",
+    "sfs": "tab:purple",
+    "sas": "tab:brown",
+    "scss": "tab:pink",
+    "kfds": "tab:cyan",
     "svm": "black",
 }
 
@@ -36,8 +52,11 @@ def method_style(method: str) -> dict:
     and solid ones for the existing methods (as in the paper's figures), a thicker black line
     for the SVM on all features.
     """
-    style = {"color": _COLORS.get(method, "tab:gray"),
-             "ls": ":" if method in PROPOSED else "-", "lw": 1.5}
+    style = {
+        "color": _COLORS.get(method, "tab:gray"),
+        "ls": ":" if method in PROPOSED else "-",
+        "lw": 1.5,
+    }
     if method == "svm":
         style["lw"] = 2.0
     return style
@@ -69,8 +88,17 @@ def summarize(rows: pd.DataFrame, keys) -> pd.DataFrame:
 
 
 #: Columns of :func:`paired_tests`.
-PAIRED_TEST_COLUMNS = ("experiment", "kernel", "S", "method_a", "method_b", "n_pairs",
-                       "mean_diff", "p_value", "significant_5pct")
+PAIRED_TEST_COLUMNS = (
+    "experiment",
+    "kernel",
+    "S",
+    "method_a",
+    "method_b",
+    "n_pairs",
+    "mean_diff",
+    "p_value",
+    "significant_5pct",
+)
 
 
 def paired_tests(rows: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
@@ -115,8 +143,10 @@ def paired_tests(rows: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     rows = rows.dropna(subset=["error"])
     dup = rows.duplicated(keys + ["method", "repeat"])
     if dup.any():
-        raise ValueError("paired_tests: duplicated rows for "
-                         f"{rows.loc[dup, keys + ['method', 'repeat']].iloc[0].to_dict()}")
+        raise ValueError(
+            "paired_tests: duplicated rows for "
+            f"{rows.loc[dup, keys + ['method', 'repeat']].iloc[0].to_dict()}"
+        )
     recs = []
     for (exp, kernel, S), g in rows.groupby(keys, sort=True):
         wide = g.pivot(index="repeat", columns="method", values="error")
@@ -134,11 +164,13 @@ def paired_tests(rows: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", RuntimeWarning)
                     p = float(stats.ttest_rel(pair[a].to_numpy(), pair[b].to_numpy()).pvalue)
-            recs.append((exp, kernel, int(S), a, b, n, mean_diff, p,
-                         bool(np.isfinite(p) and p < alpha)))
+            recs.append(
+                (exp, kernel, int(S), a, b, n, mean_diff, p, bool(np.isfinite(p) and p < alpha))
+            )
     out = pd.DataFrame.from_records(recs, columns=list(PAIRED_TEST_COLUMNS))
-    return out.astype({"S": int, "n_pairs": int, "mean_diff": float, "p_value": float,
-                       "significant_5pct": bool})
+    return out.astype(
+        {"S": int, "n_pairs": int, "mean_diff": float, "p_value": float, "significant_5pct": bool}
+    )
 
 
 def paired_tests_against(tests: pd.DataFrame, method: str = "sas") -> pd.DataFrame:
@@ -161,12 +193,23 @@ def paired_tests_against(tests: pd.DataFrame, method: str = "sas") -> pd.DataFra
     flip = sel["method_b"] == method
     other = np.where(flip, sel["method_a"], sel["method_b"])
     diff = np.where(flip, -sel["mean_diff"], sel["mean_diff"])
-    cells = [("—" if not np.isfinite(p) else
-              f"{dd:+.1f} (p {'< 0.001' if p < 0.001 else f'{p:.3f}'}){'*' if sig else ''}")
-             for dd, p, sig in zip(diff, sel["p_value"], sel["significant_5pct"])]
-    long = pd.DataFrame({"experiment": sel["experiment"].to_numpy(),
-                         "kernel": sel["kernel"].to_numpy(), "S": sel["S"].to_numpy(),
-                         "other": other, "cell": cells})
+    cells = [
+        (
+            "—"
+            if not np.isfinite(p)
+            else f"{dd:+.1f} (p {'< 0.001' if p < 0.001 else f'{p:.3f}'}){'*' if sig else ''}"
+        )
+        for dd, p, sig in zip(diff, sel["p_value"], sel["significant_5pct"])
+    ]
+    long = pd.DataFrame(
+        {
+            "experiment": sel["experiment"].to_numpy(),
+            "kernel": sel["kernel"].to_numpy(),
+            "S": sel["S"].to_numpy(),
+            "other": other,
+            "cell": cells,
+        }
+    )
     cols = ["experiment", "kernel", "S"]
     if long.empty:
         return pd.DataFrame(columns=cols)
@@ -213,11 +256,19 @@ def table4(summary: pd.DataFrame, experiments: dict) -> pd.DataFrame:
     for (kernel, pname), paper in paper_tables.TABLE4.items():
         exp = experiments.get(pname)
         S = int(np.floor(paper["dim"] + 0.5))
-        rec = {"kernel": kernel, "dataset": pname, "dim (paper)": paper["dim"], "S (ours)": S,
-               "Neumann KTA paper": fmt(*paper["neumann"])}
+        rec = {
+            "kernel": kernel,
+            "dataset": pname,
+            "dim (paper)": paper["dim"],
+            "S (ours)": S,
+            "Neumann KTA paper": fmt(*paper["neumann"]),
+        }
         for m in ("sas", "scss", "kfds"):
-            ours = _lookup(summary, experiment=exp, kernel=kernel, method=m, n_selected=S) \
-                if exp else None
+            ours = (
+                _lookup(summary, experiment=exp, kernel=kernel, method=m, n_selected=S)
+                if exp
+                else None
+            )
             rec[f"{LABELS[m]} ours"] = fmt(*ours[:2]) if ours else "—"
             rec[f"{LABELS[m]} paper"] = fmt(*paper[m])
         recs.append(rec)
@@ -229,11 +280,18 @@ def table6(summary: pd.DataFrame, experiments: dict) -> pd.DataFrame:
     recs = []
     for (pname, S), paper in paper_tables.TABLE6.items():
         exp = experiments.get(pname)
-        rec = {"dataset": pname, "S": S, "BAHSIC paper": fmt(*paper["bahsic"]),
-               "GMKL paper": fmt(*paper["gmkl"])}
+        rec = {
+            "dataset": pname,
+            "S": S,
+            "BAHSIC paper": fmt(*paper["bahsic"]),
+            "GMKL paper": fmt(*paper["gmkl"]),
+        }
         for m in ("sas", "scss", "kfds"):
-            ours = _lookup(summary, experiment=exp, kernel="rbf", method=m, n_selected=S) \
-                if exp else None
+            ours = (
+                _lookup(summary, experiment=exp, kernel="rbf", method=m, n_selected=S)
+                if exp
+                else None
+            )
             rec[f"{LABELS[m]} ours"] = fmt(100.0 - ours[0], ours[1]) if ours else "—"
             rec[f"{LABELS[m]} paper"] = fmt(*paper[m])
         recs.append(rec)
@@ -259,10 +317,14 @@ def cputime_table(rows: pd.DataFrame, axis: str) -> pd.DataFrame:
 
 def to_markdown(df: pd.DataFrame) -> str:
     """A GitHub-flavoured Markdown table of already formatted cells: ``str(value)``, NaN as "—"
-    (unlike :func:`rlsbench.studies.scaling.experiment.to_markdown`, no number formatting and no padding)."""
+    (unlike :func:`rlsbench.studies.scaling.experiment.to_markdown`, no number formatting and
+    no padding)."""
     cols = [str(c) for c in df.columns]
     lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
     for rec in df.itertuples(index=False):
-        lines.append("| " + " | ".join("—" if (isinstance(v, float) and np.isnan(v)) else str(v)
-                                       for v in rec) + " |")
+        lines.append(
+            "| "
+            + " | ".join("—" if (isinstance(v, float) and np.isnan(v)) else str(v) for v in rec)
+            + " |"
+        )
     return "\n".join(lines) + "\n"

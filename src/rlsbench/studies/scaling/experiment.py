@@ -28,8 +28,8 @@ import math
 import signal
 import sys
 import time
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -138,7 +138,9 @@ class ScalingMethod:
 SCALING_METHODS: dict[str, ScalingMethod] = {
     m.name: m
     for m in (
-        ScalingMethod("greedy_rls", _greedy_rls, "greedy RLS", description="greedy RLS, Algorithm 3, O(kmn)"),
+        ScalingMethod(
+            "greedy_rls", _greedy_rls, "greedy RLS", description="greedy RLS, Algorithm 3, O(kmn)"
+        ),
         ScalingMethod(
             "lowrank_lssvm",
             _lowrank_lssvm,
@@ -242,7 +244,9 @@ def plan_points(cfg: Mapping) -> dict[str, Point]:
     for sweep, spec in cfg["sweeps"].items():
         vary = spec["vary"]
         if vary not in VARIABLES:
-            raise ValueError(f"scaling.sweeps.{sweep}.vary must be one of {VARIABLES}, got {vary!r}")
+            raise ValueError(
+                f"scaling.sweeps.{sweep}.vary must be one of {VARIABLES}, got {vary!r}"
+            )
         fixed = dict(spec.get("fixed", {}))
         if vary in fixed:
             raise ValueError(f"scaling.sweeps.{sweep}: {vary!r} is both varied and fixed")
@@ -273,8 +277,14 @@ def plan_points(cfg: Mapping) -> dict[str, Point]:
                         points[key] = dataclasses.replace(old, sweeps=old.sweeps + (sweep,))
                     else:
                         points[key] = Point(
-                            method, int(threads), int(dims["m"]), int(dims["n"]), int(dims["k"]),
-                            sweeps=(sweep,), vary=vary, previous=previous,
+                            method,
+                            int(threads),
+                            int(dims["m"]),
+                            int(dims["n"]),
+                            int(dims["k"]),
+                            sweeps=(sweep,),
+                            vary=vary,
+                            previous=previous,
                         )
                     previous = key
     return points
@@ -350,7 +360,8 @@ def budget_decision(
         return BudgetDecision(
             False,
             predicted,
-            f"skipped: predicted {predicted:.3g} CPU s = {t_prev:.3g} s at {point.vary}={prev_size} "
+            f"skipped: predicted {predicted:.3g} CPU s = {t_prev:.3g} s at "
+            f"{point.vary}={prev_size} "
             f"x ({point.size(point.vary)}/{prev_size})^{p:g} > budget {budget_s:g} s",
         )
     return BudgetDecision(True, predicted, f"predicted {predicted:.3g} s <= budget {budget_s:g} s")
@@ -471,8 +482,13 @@ def time_selection(
             # The alarm fired inside code that swallowed it: the result cannot be trusted.
             timed_out = f"hard time limit of {timeout_s:g} s exceeded ({wall:.3g} s)"
         if timed_out:
-            return {"status": "timeout", "reason": timed_out, "wall_s": wall, "cpu_s": cpu,
-                    "selected": None}
+            return {
+                "status": "timeout",
+                "reason": timed_out,
+                "wall_s": wall,
+                "cpu_s": cpu,
+                "selected": None,
+            }
     selected = np.asarray(selected, dtype=np.int64)
     if selected.shape != (k,):
         raise ValueError(f"selector returned shape {selected.shape}, expected ({k},)")
@@ -513,9 +529,9 @@ def add_repeat(record: dict, result: Mapping) -> dict:
     if record["status"] not in (None, "ok"):
         raise ValueError(f"cannot add a repeat to a {record['status']} point")
     if record["selected"] is not None and result["selected"] != record["selected"]:
+        key = point_key(record["method"], record["threads"], record["m"], record["n"], record["k"])
         raise RuntimeError(
-            f"{point_key(record['method'], record['threads'], record['m'], record['n'], record['k'])}: "
-            "repeats selected different features (non-deterministic selector)"
+            f"{key}: repeats selected different features (non-deterministic selector)"
         )
     record["status"] = result["status"]
     record["reason"] = result.get("reason") or record["reason"]
@@ -531,10 +547,28 @@ def add_repeat(record: dict, result: Mapping) -> dict:
 # --------------------------------------------------------------------------------------------
 
 POINT_COLUMNS = [
-    "method", "threads", "threads_used", "m", "n", "k", "status", "reason", "predicted_s",
-    "n_repeats", "wall_s", "wall_s_min", "wall_s_max", "cpu_s", "cpu_s_min", "cpu_s_max",
-    "job_s", "job_cpu_s",
-    "job_max_rss_mb", "ordered", "selected", "sweeps",
+    "method",
+    "threads",
+    "threads_used",
+    "m",
+    "n",
+    "k",
+    "status",
+    "reason",
+    "predicted_s",
+    "n_repeats",
+    "wall_s",
+    "wall_s_min",
+    "wall_s_max",
+    "cpu_s",
+    "cpu_s_min",
+    "cpu_s_max",
+    "job_s",
+    "job_cpu_s",
+    "job_max_rss_mb",
+    "ordered",
+    "selected",
+    "sweeps",
 ]
 
 
@@ -573,35 +607,39 @@ def points_frame(
         ok = rec["status"] == "ok"
         key = point_key(rec["method"], rec["threads"], rec["m"], rec["n"], rec["k"])
 
-        def _bench(col):
+        def _bench(col, bench=bench):
             if bench is None or col not in bench or bench[col].isna().all():
                 return math.nan
             return float(pd.to_numeric(bench[col], errors="coerce").median())
 
-        rows.append({
-            "method": rec["method"],
-            "threads": int(rec["threads"]),
-            "threads_used": int(rec["threads_used"]),
-            "m": int(rec["m"]),
-            "n": int(rec["n"]),
-            "k": int(rec["k"]),
-            "status": rec["status"],
-            "reason": rec["reason"],
-            "predicted_s": math.nan if rec["predicted_s"] is None else float(rec["predicted_s"]),
-            "n_repeats": int(wall.size),
-            "wall_s": float(np.median(wall)) if ok else math.nan,
-            "wall_s_min": float(wall.min()) if ok else math.nan,
-            "wall_s_max": float(wall.max()) if ok else math.nan,
-            "cpu_s": float(np.median(cpu)) if ok else math.nan,
-            "cpu_s_min": float(cpu.min()) if ok else math.nan,
-            "cpu_s_max": float(cpu.max()) if ok else math.nan,
-            "job_s": _bench("s"),
-            "job_cpu_s": _bench("cpu_time"),
-            "job_max_rss_mb": _bench("max_rss"),
-            "ordered": bool(rec["ordered"]),
-            "selected": "" if rec["selected"] is None else " ".join(map(str, rec["selected"])),
-            "sweeps": ";".join((sweeps_of or {}).get(key, ())),
-        })
+        rows.append(
+            {
+                "method": rec["method"],
+                "threads": int(rec["threads"]),
+                "threads_used": int(rec["threads_used"]),
+                "m": int(rec["m"]),
+                "n": int(rec["n"]),
+                "k": int(rec["k"]),
+                "status": rec["status"],
+                "reason": rec["reason"],
+                "predicted_s": math.nan
+                if rec["predicted_s"] is None
+                else float(rec["predicted_s"]),
+                "n_repeats": int(wall.size),
+                "wall_s": float(np.median(wall)) if ok else math.nan,
+                "wall_s_min": float(wall.min()) if ok else math.nan,
+                "wall_s_max": float(wall.max()) if ok else math.nan,
+                "cpu_s": float(np.median(cpu)) if ok else math.nan,
+                "cpu_s_min": float(cpu.min()) if ok else math.nan,
+                "cpu_s_max": float(cpu.max()) if ok else math.nan,
+                "job_s": _bench("s"),
+                "job_cpu_s": _bench("cpu_time"),
+                "job_max_rss_mb": _bench("max_rss"),
+                "ordered": bool(rec["ordered"]),
+                "selected": "" if rec["selected"] is None else " ".join(map(str, rec["selected"])),
+                "sweeps": ";".join((sweeps_of or {}).get(key, ())),
+            }
+        )
     frame = pd.DataFrame(rows, columns=POINT_COLUMNS)
     return frame.sort_values(["method", "threads", "m", "n", "k"], ignore_index=True)
 
@@ -700,20 +738,22 @@ def fit_exponents(
         exponent = stderr = math.nan
         if ok["size"].nunique() >= min_points:
             exponent, stderr = fit_exponent(ok["size"], ok["time_s"])
-        rows.append({
-            "sweep": sweep,
-            "vary": vary,
-            "metric": metric,
-            "method": method,
-            "threads": int(threads),
-            "exponent": exponent,
-            "stderr": stderr,
-            "expected": float(expected.get(method, {}).get(vary, math.nan)),
-            "n_points": int(ok["size"].nunique()),
-            "size_min": int(ok["size"].min()) if len(ok) else 0,
-            "size_max": int(ok["size"].max()) if len(ok) else 0,
-            "n_skipped": int((grp["status"] != "ok").sum()),
-        })
+        rows.append(
+            {
+                "sweep": sweep,
+                "vary": vary,
+                "metric": metric,
+                "method": method,
+                "threads": int(threads),
+                "exponent": exponent,
+                "stderr": stderr,
+                "expected": float(expected.get(method, {}).get(vary, math.nan)),
+                "n_points": int(ok["size"].nunique()),
+                "size_min": int(ok["size"].min()) if len(ok) else 0,
+                "size_max": int(ok["size"].max()) if len(ok) else 0,
+                "n_skipped": int((grp["status"] != "ok").sum()),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -744,7 +784,9 @@ def thread_speedup_table(sweeps_df: pd.DataFrame) -> pd.DataFrame:
     key = ["sweep", "vary", "metric", "size", "method"]
     single = sweeps_df[sweeps_df["threads"] == 1][key + ["status", "time_s"]]
     single = single.rename(columns={"status": "single_status", "time_s": "single_s"})
-    multi = sweeps_df[sweeps_df["threads"] > 1][key + ["threads", "threads_used", "status", "time_s"]]
+    multi = sweeps_df[sweeps_df["threads"] > 1][
+        key + ["threads", "threads_used", "status", "time_s"]
+    ]
     merged = multi.merge(single, on=key, how="inner")
     both = (merged["status"] == "ok") & (merged["single_status"] == "ok")
     merged["speedup"] = np.where(both, merged["single_s"] / merged["time_s"], np.nan)
@@ -805,11 +847,20 @@ def agreement_table(points: pd.DataFrame, excluded: Iterable[str] = ()) -> pd.Da
         for _, row in grp.iterrows():
             common = {"m": m, "n": n, "k": k, "method": row["method"], "threads": row["threads"]}
             if row["method"] in excluded:
-                rows.append({**common, "against": "", "compared_by": "excluded",
-                             "agree": np.nan, "detail": "other criterion: not compared"})
+                rows.append(
+                    {
+                        **common,
+                        "against": "",
+                        "compared_by": "excluded",
+                        "agree": np.nan,
+                        "detail": "other criterion: not compared",
+                    }
+                )
                 continue
-            if base is None or row is base or (
-                row["method"] == base["method"] and row["threads"] == base["threads"]
+            if (
+                base is None
+                or row is base
+                or (row["method"] == base["method"] and row["threads"] == base["threads"])
             ):
                 continue
             by_set = not (bool(row["ordered"]) and bool(base["ordered"]))
@@ -818,9 +869,15 @@ def agreement_table(points: pd.DataFrame, excluded: Iterable[str] = ()) -> pd.Da
                 [int(v) for v in str(row["selected"]).split()],
                 by_set,
             )
-            rows.append({**common, "against": f"{base['method']}/t{base['threads']}",
-                         "compared_by": "set" if by_set else "order",
-                         "agree": detail == "", "detail": detail or "identical"})
+            rows.append(
+                {
+                    **common,
+                    "against": f"{base['method']}/t{base['threads']}",
+                    "compared_by": "set" if by_set else "order",
+                    "agree": detail == "",
+                    "detail": detail or "identical",
+                }
+            )
     columns = ["m", "n", "k", "method", "threads", "against", "compared_by", "agree", "detail"]
     return pd.DataFrame(rows, columns=columns)
 

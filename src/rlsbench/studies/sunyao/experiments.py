@@ -23,12 +23,30 @@ LABELS = {"forward": "Forward", "rvm_old": "Old RVM", "rvm_new": "New RVM"}
 
 #: Table 1 of the paper: (mean MSE, std, number of basis vectors) over 20 splits.
 PAPER_TABLE1 = {
-    "ozone": {"d": 8, "n": 250, "n_test": 80, "forward": (16.33, 2.91, 100),
-              "rvm_old": (16.66, 2.79, 8), "rvm_new": (16.39, 2.79, 7)},
-    "boston-housing": {"d": 12, "n": 481, "n_test": 25, "forward": (7.76, 3.99, 150),
-                       "rvm_old": (7.75, 3.96, 60), "rvm_new": (7.78, 3.60, 78)},
-    "abalone": {"d": 8, "n": 1000, "n_test": 3177, "forward": (0.438, 0.009, 100),
-                "rvm_old": (0.444, 0.009, 25), "rvm_new": (0.489, 0.029, 85)},
+    "ozone": {
+        "d": 8,
+        "n": 250,
+        "n_test": 80,
+        "forward": (16.33, 2.91, 100),
+        "rvm_old": (16.66, 2.79, 8),
+        "rvm_new": (16.39, 2.79, 7),
+    },
+    "boston-housing": {
+        "d": 12,
+        "n": 481,
+        "n_test": 25,
+        "forward": (7.76, 3.99, 150),
+        "rvm_old": (7.75, 3.96, 60),
+        "rvm_new": (7.78, 3.60, 78),
+    },
+    "abalone": {
+        "d": 8,
+        "n": 1000,
+        "n_test": 3177,
+        "forward": (0.438, 0.009, 100),
+        "rvm_old": (0.444, 0.009, 25),
+        "rvm_new": (0.489, 0.029, 85),
+    },
 }
 
 
@@ -55,8 +73,9 @@ def split_indices(n_samples, n_train, n_test, seed, split):
     test : ndarray of shape (n_test,), int
     """
     if n_train + n_test > n_samples:
-        raise ValueError(f"n_train + n_test = {n_train + n_test} exceeds the {n_samples} "
-                         "examples of the dataset")
+        raise ValueError(
+            f"n_train + n_test = {n_train + n_test} exceeds the {n_samples} examples of the dataset"
+        )
     perm = np.random.default_rng([seed, split]).permutation(n_samples)
     return perm[:n_train], perm[n_train : n_train + n_test]
 
@@ -107,14 +126,23 @@ def choose_hyperparameters(X, y, cv, rvm, *, sigma2, seed, target="raw"):
     Xs, ys = standardize(X[idx], y[idx], np.arange(len(idx)), target=target)
     widths = [f * X.shape[1] for f in cv["width_factors"]]
     out, rows = {}, []
-    best, grid = cv_forward(Xs, ys, widths, cv["lams"], cv["k_max"], sigma2=sigma2,
-                            n_splits=cv["folds"], seed=seed)
+    best, grid = cv_forward(
+        Xs, ys, widths, cv["lams"], cv["k_max"], sigma2=sigma2, n_splits=cv["folds"], seed=seed
+    )
     out["forward"] = best
     rows += [{"method": "forward", **r} for r in grid]
     for name, solver in (("rvm_old", "tipping2001"), ("rvm_new", "fast")):
-        best, grid = cv_rvm(Xs, ys, widths, method=solver, n_splits=cv["folds"], seed=seed,
-                            max_iter=rvm[name]["max_iter"], tol=rvm[name]["tol"],
-                            time_budget=rvm[name].get("time_budget_s"))
+        best, grid = cv_rvm(
+            Xs,
+            ys,
+            widths,
+            method=solver,
+            n_splits=cv["folds"],
+            seed=seed,
+            max_iter=rvm[name]["max_iter"],
+            tol=rvm[name]["tol"],
+            time_budget=rvm[name].get("time_budget_s"),
+        )
         out[name] = best
         rows += [{"method": name, **r} for r in grid]
     out["cv_rows"] = rows
@@ -125,25 +153,32 @@ def make_model(method, hyper, *, sigma2, rvm, k_max=None, time_budget=None):
     """The estimator of ``method`` with its chosen hyperparameters."""
     if method == "forward":
         h = hyper["forward"]
-        return ForwardMarglikRegressor(width=h["width"], lam=h["lam"], sigma2=sigma2,
-                                       k_max=int(k_max or h["k_max"]))
+        return ForwardMarglikRegressor(
+            width=h["width"], lam=h["lam"], sigma2=sigma2, k_max=int(k_max or h["k_max"])
+        )
     h = hyper[method]
-    return RVMRegressor(width=h["width"], method="tipping2001" if method == "rvm_old" else "fast",
-                        max_iter=rvm[method]["max_iter"], tol=rvm[method]["tol"],
-                        time_budget=time_budget)
+    return RVMRegressor(
+        width=h["width"],
+        method="tipping2001" if method == "rvm_old" else "fast",
+        max_iter=rvm[method]["max_iter"],
+        tol=rvm[method]["tol"],
+        time_budget=time_budget,
+    )
 
 
 def _n_basis(model):
-    return int(len(model.basis_)) if isinstance(model, ForwardMarglikRegressor) else int(
-        model.coef_.size)
+    return (
+        int(len(model.basis_))
+        if isinstance(model, ForwardMarglikRegressor)
+        else int(model.coef_.size)
+    )
 
 
 def _converged(model):
     return True if isinstance(model, ForwardMarglikRegressor) else bool(model.result_.converged)
 
 
-def table1_rows(X, y, method, hyper, *, n_train, n_test, n_splits, seed, sigma2, rvm,
-                target="raw"):
+def table1_rows(X, y, method, hyper, *, n_train, n_test, n_splits, seed, sigma2, rvm, target="raw"):
     """Test MSE of ``method`` on ``n_splits`` random train/test splits (Table 1).
 
     Returns
@@ -156,20 +191,30 @@ def table1_rows(X, y, method, hyper, *, n_train, n_test, n_splits, seed, sigma2,
     for split in range(n_splits):
         train, test = split_indices(len(y), n_train, n_test, seed, split)
         Xs, ys = standardize(X, y, train, target=target)
-        model = make_model(method, hyper, sigma2=sigma2, rvm=rvm,
-                           k_max=min(hyper["forward"]["k_max"], n_train))
+        model = make_model(
+            method, hyper, sigma2=sigma2, rvm=rvm, k_max=min(hyper["forward"]["k_max"], n_train)
+        )
         row = {"split": split, "method": method}
         start = time.process_time()
         try:
             model.fit(Xs[train], ys[train])
             pred = model.predict(Xs[test])
         except (np.linalg.LinAlgError, FloatingPointError, ValueError) as exc:
-            row.update(mse=np.nan, n_basis=np.nan, fit_s=time.process_time() - start,
-                       converged=False, status=f"failed: {exc}")
+            row.update(
+                mse=np.nan,
+                n_basis=np.nan,
+                fit_s=time.process_time() - start,
+                converged=False,
+                status=f"failed: {exc}",
+            )
         else:
-            row.update(mse=float(np.mean((pred - ys[test]) ** 2)), n_basis=_n_basis(model),
-                       fit_s=time.process_time() - start, converged=_converged(model),
-                       status="ok")
+            row.update(
+                mse=float(np.mean((pred - ys[test]) ** 2)),
+                n_basis=_n_basis(model),
+                fit_s=time.process_time() - start,
+                converged=_converged(model),
+                status="ok",
+            )
         rows.append(row)
     return rows
 
@@ -190,8 +235,23 @@ def memory_bytes(method, n_train, k_max, n_test):
     raise ValueError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
 
 
-def fig1_rows(X, y, method, hyper, *, train_sizes, n_test, seed, sigma2, rvm, k_max_fraction,
-              k_max_cap, time_budget_s, memory_budget_mb, target="raw"):
+def fig1_rows(
+    X,
+    y,
+    method,
+    hyper,
+    *,
+    train_sizes,
+    n_test,
+    seed,
+    sigma2,
+    rvm,
+    k_max_fraction,
+    k_max_cap,
+    time_budget_s,
+    memory_budget_mb,
+    target="raw",
+):
     """Training time and test NMSE of ``method`` for growing training sets (Fig. 1).
 
     The last ``n_test`` examples of one random permutation form the test set; the training sets
@@ -211,40 +271,72 @@ def fig1_rows(X, y, method, hyper, *, train_sizes, n_test, seed, sigma2, rvm, k_
     perm = np.random.default_rng([seed, 1]).permutation(len(y))
     test, pool = perm[len(y) - n_test :], perm[: len(y) - n_test]
     if max(train_sizes) > len(pool):
-        raise ValueError(f"train size {max(train_sizes)} exceeds the {len(pool)} examples left "
-                         f"after the {n_test} test examples")
+        raise ValueError(
+            f"train size {max(train_sizes)} exceeds the {len(pool)} examples left "
+            f"after the {n_test} test examples"
+        )
     rows, stopped = [], None
     for n in sorted(train_sizes):
         train = pool[:n]
         k_max = int(min(round(k_max_fraction * n), k_max_cap))
         mem = memory_bytes(method, n, k_max, n_test)
-        row = {"method": method, "n_train": n, "k_max": k_max if method == "forward" else None,
-               "memory_mb_estimate": mem / 2**20, "fit_s": np.nan, "wall_s": np.nan, "nmse": np.nan,
-               "mse": np.nan, "n_basis": np.nan, "converged": None}
+        row = {
+            "method": method,
+            "n_train": n,
+            "k_max": k_max if method == "forward" else None,
+            "memory_mb_estimate": mem / 2**20,
+            "fit_s": np.nan,
+            "wall_s": np.nan,
+            "nmse": np.nan,
+            "mse": np.nan,
+            "n_basis": np.nan,
+            "converged": None,
+        }
         if stopped:
             rows.append({**row, "status": "skipped", "reason": stopped})
             continue
         if mem > memory_budget_mb * 2**20:
             stopped = f"over the memory budget at n = {n}"
-            rows.append({**row, "status": "over_memory",
-                         "reason": f"{mem / 2**20:.0f} MB > {memory_budget_mb} MB"})
+            rows.append(
+                {
+                    **row,
+                    "status": "over_memory",
+                    "reason": f"{mem / 2**20:.0f} MB > {memory_budget_mb} MB",
+                }
+            )
             continue
         Xs, ys = standardize(X, y, train, target=target)
-        model = make_model(method, hyper, sigma2=sigma2, rvm=rvm, k_max=k_max,
-                           time_budget=time_budget_s)
+        model = make_model(
+            method, hyper, sigma2=sigma2, rvm=rvm, k_max=k_max, time_budget=time_budget_s
+        )
         start, wall = time.process_time(), time.perf_counter()
         try:
             model.fit(Xs[train], ys[train])
         except BudgetExceeded as exc:
             stopped = f"over the time budget at n = {n}"
-            rows.append({**row, "status": "over_time", "fit_s": time.process_time() - start,
-                         "wall_s": time.perf_counter() - wall, "reason": str(exc)})
+            rows.append(
+                {
+                    **row,
+                    "status": "over_time",
+                    "fit_s": time.process_time() - start,
+                    "wall_s": time.perf_counter() - wall,
+                    "reason": str(exc),
+                }
+            )
             continue
         fit_s, wall_s = time.process_time() - start, time.perf_counter() - wall
         pred = model.predict(Xs[test])
         mse = float(np.mean((pred - ys[test]) ** 2))
-        row.update(fit_s=fit_s, wall_s=wall_s, mse=mse, nmse=mse / float(np.var(ys[test])),
-                   n_basis=_n_basis(model), converged=_converged(model), status="ok", reason="")
+        row.update(
+            fit_s=fit_s,
+            wall_s=wall_s,
+            mse=mse,
+            nmse=mse / float(np.var(ys[test])),
+            n_basis=_n_basis(model),
+            converged=_converged(model),
+            status="ok",
+            reason="",
+        )
         if fit_s > time_budget_s:
             stopped = f"over the time budget at n = {n}"
         rows.append(row)
@@ -272,8 +364,11 @@ def summarize_table1(frame):
     out = []
     for (dataset, method), g in frame.groupby(["dataset", "method"], sort=False):
         ok = g[g["status"] == "ok"]
-        fwd = frame[(frame["dataset"] == dataset) & (frame["method"] == "forward")
-                    & (frame["status"] == "ok")].set_index("split")["mse"]
+        fwd = frame[
+            (frame["dataset"] == dataset)
+            & (frame["method"] == "forward")
+            & (frame["status"] == "ok")
+        ].set_index("split")["mse"]
         p = np.nan
         if method != "forward":
             both = ok.set_index("split")["mse"].dropna().index.intersection(fwd.index)
@@ -281,16 +376,24 @@ def summarize_table1(frame):
                 p = float(stats.ttest_rel(ok.set_index("split")["mse"][both], fwd[both]).pvalue)
         median = ok["mse"].median()
         paper = PAPER_TABLE1.get(dataset, {}).get(method, (np.nan, np.nan, np.nan))
-        out.append({
-            "dataset": dataset, "method": method,
-            "mse_mean": ok["mse"].mean(), "mse_std": ok["mse"].std(ddof=1) if len(ok) > 1 else np.nan,
-            "n_basis_mean": ok["n_basis"].mean(), "n_splits": len(g),
-            "n_failed": int((g["status"] != "ok").sum()),
-            "n_not_converged": int((~ok["converged"].astype(bool)).sum()),
-            "n_outliers": int((ok["mse"] > 2 * median).sum()),
-            "p_vs_forward": p, "fit_s_mean": ok["fit_s"].mean(),
-            "paper_mse_mean": paper[0], "paper_mse_std": paper[1], "paper_n_basis": paper[2],
-        })
+        out.append(
+            {
+                "dataset": dataset,
+                "method": method,
+                "mse_mean": ok["mse"].mean(),
+                "mse_std": ok["mse"].std(ddof=1) if len(ok) > 1 else np.nan,
+                "n_basis_mean": ok["n_basis"].mean(),
+                "n_splits": len(g),
+                "n_failed": int((g["status"] != "ok").sum()),
+                "n_not_converged": int((~ok["converged"].astype(bool)).sum()),
+                "n_outliers": int((ok["mse"] > 2 * median).sum()),
+                "p_vs_forward": p,
+                "fit_s_mean": ok["fit_s"].mean(),
+                "paper_mse_mean": paper[0],
+                "paper_mse_std": paper[1],
+                "paper_n_basis": paper[2],
+            }
+        )
     return pd.DataFrame(out)
 
 
@@ -308,6 +411,7 @@ def table1_markdown(summary, shapes):
     -------
     str
     """
+
     def cell(mean, std, nb):
         if not np.isfinite(mean):
             return "–"
@@ -319,17 +423,30 @@ def table1_markdown(summary, shapes):
     for dataset in summary["dataset"].unique():
         s = summary[summary["dataset"] == dataset].set_index("method")
         d, n, n_test = shapes[dataset]
-        ours = [cell(s.at[m, "mse_mean"], s.at[m, "mse_std"], s.at[m, "n_basis_mean"])
-                if m in s.index else "–" for m in METHODS]
+        ours = [
+            cell(s.at[m, "mse_mean"], s.at[m, "mse_std"], s.at[m, "n_basis_mean"])
+            if m in s.index
+            else "–"
+            for m in METHODS
+        ]
         lines.append(f"| {dataset} | ours | {d} | {n} | {n_test} | " + " | ".join(ours) + " |")
-        pv = [("" if m == "forward" or m not in s.index or not np.isfinite(s.at[m, "p_vs_forward"])
-               else f"p = {s.at[m, 'p_vs_forward']:.3g}") for m in METHODS]
+        pv = [
+            (
+                ""
+                if m == "forward" or m not in s.index or not np.isfinite(s.at[m, "p_vs_forward"])
+                else f"p = {s.at[m, 'p_vs_forward']:.3g}"
+            )
+            for m in METHODS
+        ]
         lines.append("| | paired t-test vs Forward | | | | " + " | ".join(pv) + " |")
         paper = PAPER_TABLE1.get(dataset)
         if paper:
             cells = [cell(*paper[m]) for m in METHODS]
-            lines.append(f"| | paper | {paper['d']} | {paper['n']} | {paper['n_test']} | "
-                         + " | ".join(cells) + " |")
+            lines.append(
+                f"| | paper | {paper['d']} | {paper['n']} | {paper['n_test']} | "
+                + " | ".join(cells)
+                + " |"
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -347,17 +464,21 @@ def hyper_markdown(hypers, n_features):
     -------
     str
     """
-    lines = ["| Dataset | method | r (r/d) | λ | k_max | CV MSE | at a grid edge |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| Dataset | method | r (r/d) | λ | k_max | CV MSE | at a grid edge |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for dataset, hyper in hypers.items():
         for method in METHODS:
             h = hyper[method]
             edges = ", ".join(h.get("at_grid_edge", [])) or "no"
             lam = f"{h['lam']:g}" if "lam" in h else "–"
             k_max = str(h["k_max"]) if "k_max" in h else "–"
-            lines.append(f"| {dataset} | {LABELS[method]} | {h['width']:g} "
-                         f"({h['width'] / n_features[dataset]:g}) | {lam} | {k_max} | "
-                         f"{h['cv_mse']:.4g} | {edges} |")
+            lines.append(
+                f"| {dataset} | {LABELS[method]} | {h['width']:g} "
+                f"({h['width'] / n_features[dataset]:g}) | {lam} | {k_max} | "
+                f"{h['cv_mse']:.4g} | {edges} |"
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -381,15 +502,19 @@ def load_data(dataset, entry, path=None):
     """
     source = entry.get("source", "prepared")
     if source == "sinc":
-        return make_sinc(entry["n_samples"], noise=entry.get("noise", 0.1),
-                         seed=entry.get("data_seed", 0))
+        return make_sinc(
+            entry["n_samples"], noise=entry.get("noise", 0.1), seed=entry.get("data_seed", 0)
+        )
     if source != "prepared":
-        raise ValueError(f"dataset {dataset!r}: source must be 'prepared' or 'sinc', got "
-                         f"{source!r}")
+        raise ValueError(
+            f"dataset {dataset!r}: source must be 'prepared' or 'sinc', got {source!r}"
+        )
     from rlsbench.benchmark.datasets import load_prepared
 
     data = load_prepared(path)
     if data.task != "regression":
-        raise ValueError(f"dataset {dataset!r} ({path}) is a {data.task} task; Sun & Yao's "
-                         "experiments need regression")
+        raise ValueError(
+            f"dataset {dataset!r} ({path}) is a {data.task} task; Sun & Yao's "
+            "experiments need regression"
+        )
     return np.asarray(data.X, dtype=np.float64), np.asarray(data.y, dtype=np.float64)
