@@ -2,8 +2,8 @@
 # `make test-slurm`: the workflow through a real SLURM controller on localhost (issue 9).
 #
 # 1. install slurm-wlm + munge (apt-get) and start munged, slurmctld, slurmd (tests/slurm/cluster.sh)
-# 2. run tests/slurm/slurm-tiny.yaml with `--profile workflow/profiles/slurm` and, at the same
-#    time, with `--profile workflow/profiles/default` (local), each in its own work directory
+# 2. run tests/slurm/slurm-tiny.yaml with `--profile profiles/slurm` and, at the same
+#    time, locally with plain `snakemake --cores all`, each in its own work directory
 # 3. tests/slurm/check_run.py: every job went through SLURM (job ids in Snakemake's log, each
 #    COMPLETED in squeue, its SLURM log naming the jobs it ran) and the result tables are equal
 # 4. stop the daemons this script started, also on failure or Ctrl-C (trap)
@@ -64,8 +64,8 @@ tests/slurm/cluster.sh install
 log "slurm-wlm and munge installed"
 tests/slurm/cluster.sh start
 
-log "local run (workflow/profiles/default) -> $WORK/local"
-setsid nice -n 5 "$SNAKEMAKE" --profile workflow/profiles/default --configfile "$CONFIG" \
+log "local run (plain snakemake --cores all; profiles/default applies by itself) -> $WORK/local"
+setsid nice -n 5 "$SNAKEMAKE" --cores all --configfile "$CONFIG" \
     --directory "$WORK/local" "${TARGETS[@]}" >"$WORK/local.log" 2>&1 &
 LOCAL_PID=$!
 
@@ -74,9 +74,9 @@ LOCAL_PID=$!
 # a short first status check: the tiny jobs take seconds, the default waits 40 s;
 # smaller batches than the profile's 10, so that the node's 2 CPUs run two batches at a time
 # while every batch still holds several jobs (2 λ searches, 4 selections).
-log "SLURM run (workflow/profiles/slurm) -> $WORK/slurm"
+log "SLURM run (profiles/slurm) -> $WORK/slurm"
 # in the background + wait: a TERM to this script then stops it at once, not after the run
-setsid "$SNAKEMAKE" --profile workflow/profiles/slurm --configfile "$CONFIG" \
+setsid "$SNAKEMAKE" --profile profiles/slurm --configfile "$CONFIG" \
     --directory "$WORK/slurm" --retries 0 --slurm-keep-successful-logs \
     --slurm-init-seconds-before-status-checks 2 \
     --group-components main_alpha_batch=2 main_select_batch=4 \
