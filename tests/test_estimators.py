@@ -126,3 +126,33 @@ def test_make_two_gaussians_follows_its_definition():
     np.testing.assert_allclose(X[y == 1].std(axis=0), 1.0, atol=0.06)
     X2, y2 = make_two_gaussians(4000, 30, seed=0, n_informative=5, class_sep=2.0)
     np.testing.assert_array_equal(X, X2)
+
+
+def test_score_is_accuracy_for_labels_and_r2_for_values():
+    from sklearn.metrics import accuracy_score, r2_score
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(120, 12))
+    y_reg = X[:, 0] - 2 * X[:, 3] + 0.1 * rng.normal(size=120)
+    y_cls = np.where(y_reg > 0, "pos", "neg")
+    clf = GreedyRLS(3).fit(X[:80], y_cls[:80])
+    assert clf.score(X[80:], y_cls[80:]) == accuracy_score(y_cls[80:], clf.predict(X[80:]))
+    reg = GreedyRLS(3).fit(X[:80], y_reg[:80])
+    assert reg.score(X[80:], y_reg[80:]) == pytest.approx(r2_score(y_reg[80:], reg.predict(X[80:])))
+    assert reg.score(X[80:], y_reg[80:]) > 0.9  # the two relevant features explain y
+
+
+@pytest.mark.parametrize("target", ["classification", "regression"])
+def test_grid_search_needs_no_scoring(target):
+    """GridSearchCV falls back on ``score``: the search picks the k that fits the data."""
+    from sklearn.model_selection import GridSearchCV
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(150, 10))
+    y = X[:, 1] + X[:, 4] + X[:, 7] + 0.05 * rng.normal(size=150)
+    if target == "classification":
+        y = np.sign(y)
+    search = GridSearchCV(GreedyRLS(), {"n_features_to_select": [1, 3, 8]}, cv=3).fit(X, y)
+    assert search.best_params_["n_features_to_select"] >= 3
+    if target == "regression":
+        assert set(search.best_estimator_.selected_[:3]) == {1, 4, 7}

@@ -184,6 +184,30 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
             return self.classes_[(scores > 0).astype(int)]
         return self.classes_[np.argmax(scores, axis=1)]
 
+    def score(self, X, y, sample_weight=None):
+        """Accuracy for classification, R² for regression: what ``GridSearchCV`` maximises
+        when it is given no ``scoring``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,) or (n_samples, n_targets)
+            True labels (classification) or values (regression).
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        float
+            ``accuracy_score(y, predict(X))`` when the estimator was fitted on class labels,
+            ``r2_score(y, predict(X))`` (averaged uniformly over outputs) otherwise.
+        """
+        from sklearn.metrics import accuracy_score, r2_score
+
+        y_pred = self.predict(X)
+        if hasattr(self, "classes_"):
+            return float(accuracy_score(y, y_pred, sample_weight=sample_weight))
+        return float(r2_score(y, y_pred, sample_weight=sample_weight))
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
