@@ -6,13 +6,25 @@ CORES  ?= 2
 
 .PHONY: install test lint reproduce bench clean
 
-$(BIN)/rlsbench: pyproject.toml
+# Exact versions with hashes from the lock file (pyproject.toml keeps the ranges); the package
+# itself goes in editable, without touching them.
+LOCK := requirements/lock.txt
+$(BIN)/rlsbench: pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,lint]'
+	$(BIN)/pip install --quiet --require-hashes -r $(LOCK)
+	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
 install: $(BIN)/rlsbench
+
+# Regenerate the lock after changing a dependency range in pyproject.toml (needs PyPI).
+.PHONY: lock
+lock:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet uv
+	$(BIN)/uv pip compile pyproject.toml --extra test --extra lint \
+		--universal --python-version 3.11 --generate-hashes --upgrade --output-file $(LOCK)
 
 test: install
 	$(BIN)/python -m pytest -n 2 --dist loadfile tests
