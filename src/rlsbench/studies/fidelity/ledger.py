@@ -297,7 +297,7 @@ def summary_markdown(ledger, summary, source):
         parts += ["", f"## {titles[level]}", "", s.to_markdown(index=False)]
     bad = ledger[(ledger["verdict"] == "contradicts") & ledger["level"].isin(["item", "claim"])]
     if len(bad):
-        table = bad[["paper", "level", "item", "claim_id", "row", "reason"]].rename(
+        table = bad[["paper", "level", "item", "claim_id", "row", "ours", "reason"]].rename(
             columns={"row": "scope"}
         )
         parts += [
@@ -309,8 +309,12 @@ def summary_markdown(ledger, summary, source):
     return "\n".join(parts) + "\n"
 
 
-def write_ledger(root, out_dir=None, only=None, source=None):
+def write_ledger(root, out_dir=None, only=None, source=None, log=None):
     """Compute the ledger of ``root`` and write :data:`OUTPUTS` into ``out_dir`` (default: root).
+
+    ``only`` limits the tables read (see :class:`~rlsbench.studies.fidelity.ours.RunTree`),
+    ``source`` is how the summary names the tree, ``log`` a file that lists the tables read
+    and the files written.
 
     Returns
     -------
@@ -325,4 +329,9 @@ def write_ledger(root, out_dir=None, only=None, source=None):
         with atomic_path(path) as tmp:
             frame.to_csv(tmp, index=False)
     atomic_write_text(paths[2], summary_markdown(ledger, summary, source or str(root)))
+    if log is not None:
+        read = RunTree(root, only).inputs()
+        lines = ["read:", *(f"  {p}" for p in read), "wrote:", *(f"  {p}" for p in paths)]
+        Path(log).parent.mkdir(parents=True, exist_ok=True)
+        Path(log).write_text("\n".join(lines) + "\n")
     return paths
