@@ -65,11 +65,27 @@ OUTPUTS = ("fidelity.csv", "fidelity_summary.csv", "fidelity_summary.md")
 
 def join(reported, ours):
     """Reported rows left-joined with ours on the key (paper, item, dataset, method, setting,
-    metric); a reported row without ours keeps NaN values."""
+    metric); a reported row without ours keeps NaN values and a note saying what is missing."""
     joined = reported.merge(ours, how="left", on=list(KEY), validate="one_to_one")
     for col in ("ours_text", "ours_note"):
         joined[col] = joined[col].fillna("")
-    return joined
+    have_item = set(zip(ours["paper"], ours["item"]))
+    have_data = set(zip(ours["paper"], ours["item"], ours["dataset"]))
+    have_method = set(zip(ours["paper"], ours["item"], ours["dataset"], ours["method"]))
+    notes = []
+    for r in joined.itertuples(index=False):
+        if r.ours_note or r.ours_text or r.availability != "public":
+            notes.append(r.ours_note)
+        elif (r.paper, r.item) not in have_item:
+            notes.append(f"our run has no output for {r.item}")
+        elif (r.paper, r.item, r.dataset) not in have_data:
+            notes.append(f"our run has no {r.dataset} results for {r.item}")
+        elif (r.paper, r.item, r.dataset, r.method) not in have_method:
+            what = r.method or "dataset-level value"
+            notes.append(f"our run has no {what} on {r.dataset} for {r.item}")
+        else:
+            notes.append(f"our run does not record {r.metric} ({r.setting or 'any setting'})")
+    return joined.assign(ours_note=notes)
 
 
 def run_claims(tree, claims=None):
@@ -128,7 +144,7 @@ def build_ledger(root, only=None):
     verdicts, reasons = joined["verdict"].to_list(), joined["reason"].to_list()
     for i, row in enumerate(joined.itertuples(index=False)):
         if pd.isna(verdicts[i]):
-            vs = item_claims.get((row.paper, row.item), [])
+            vs = [v for _, _, v in item_claims.get((row.paper, row.item), [])]
             if not vs or (_nan(row.ours_value) and not row.ours_text):
                 verdicts[i] = "not run"
                 reasons[i] = row.ours_note or "our run has no such output"
@@ -177,7 +193,8 @@ def build_ledger(root, only=None):
         for item in items:
             rows = cells[(cells["paper"] == paper) & (cells["item"] == item)]
             claims_here = item_claims.get((paper, item), [])
-            verdict, detail = roll_up(rows["verdict"].to_list(), claims_here)
+            verdict, detail = roll_up(rows["verdict"].to_list(), [v for _, _, v in claims_here])
+            detail += _contradicting(rows, claims_here)
             ids = sorted(
                 {
                     link.claim_id
@@ -213,7 +230,7 @@ def build_ledger(root, only=None):
 
 
 def claims_per_item(claim_rows, links, reported):
-    """(paper, item) -> verdicts of the claim scopes that speak to that item.
+    """(paper, item) -> (claim_id, scope, verdict) of the claim scopes that speak to that item.
 
     A claim checked per data set (its scopes are data sets of its items) counts for an item
     only through the scopes on that item's data sets: Fig. 4 (adult) gets the adult outcome of
@@ -232,8 +249,31 @@ def claims_per_item(claim_rows, links, reported):
         )
         mine = datasets.get((link.paper, link.item), set())
         keep = [scope not in claimed or scope in mine for scope in rows["row"]]
-        out.setdefault((link.paper, link.item), []).extend(rows[keep]["verdict"].to_list())
+        kept = rows[keep]
+        out.setdefault((link.paper, link.item), []).extend(
+            zip(kept["claim_id"], kept["row"], kept["verdict"])
+        )
     return out
+
+
+def _contradicting(rows, claims_here, most=6):
+    """'; contradicted: claims P7 (german.numer); cells: australian #instances, …'."""
+    bad_claims = sorted(
+        {
+            f"{cid} ({scope})" if scope else cid
+            for cid, scope, v in claims_here
+            if v == "contradicts"
+        }
+    )
+    bad = rows[(rows["verdict"] == "contradicts") & (rows["level"] == "cell")]
+    cells = [f"{r} {c}".strip() for r, c in zip(bad["row"], bad["column"])]
+    parts = []
+    if bad_claims:
+        parts.append("claims " + ", ".join(bad_claims))
+    if cells:
+        more = f" and {len(cells) - most} more" if len(cells) > most else ""
+        parts.append("cells " + ", ".join(cells[:most]) + more)
+    return "; contradicted: " + "; ".join(parts) if parts else ""
 
 
 def _claim_order(cid):
