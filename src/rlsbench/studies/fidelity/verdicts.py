@@ -15,20 +15,25 @@ Every row of the ledger gets exactly one verdict, computed here and never writte
     of our repetitions (folds, splits, repeats; for a fitted exponent its standard error),
     ``s_paper`` the ± the paper prints, and ``p_paper`` half a unit of the paper's last printed
     digit (its stated precision). A difference within the run-to-run spread of either side, or
-    below what the paper's rounding can show, is a match. ``compare = log`` (condition numbers)
-    compares log10 values with tolerance 0.5 (the same order of magnitude). ``compare =
-    setting`` (a parameter the comparison reuses, e.g. Neumann et al.'s feature counts that we
-    round to integers): match when ours is the reported value rounded to the nearest integer.
+    below what the paper's rounding can show, is a match. (This is looser than a test of equal
+    means: over 30 repetitions one standard deviation is about five standard errors; the
+    ledger keeps ``ours_n`` and ``reported_n`` for a stricter reading.) ``compare = log``
+    (condition numbers) compares log10 values with tolerance 0.5 (the same order of
+    magnitude). ``compare = setting`` (a parameter the comparison reuses, e.g. Neumann et al.'s
+    feature counts that we round to integers): match when ours is the reported value rounded
+    to the nearest integer.
 *same conclusion*
     The number differs but the paper's ordering holds. The cells of one (paper, item, group)
     are compared pairwise: a pair is *ordered* on one side when its difference exceeds that
     side's tie margin (for ours the combined standard error of the two means, or, without
-    repetitions, half a unit of the paper's last printed digit; for the paper the combined
-    standard error from its ± and repetition count, or else only exactly equal printed values
-    tie). A pair the paper orders *holds* when ours orders it the same way and is *reversed*
+    repetitions, half a unit of the paper's last printed digit; for times and condition
+    numbers, none; for the paper the combined standard error from its ± and repetition count,
+    or else only exactly equal printed values tie). A pair the paper orders *holds* when ours
+    orders it the same way and is *reversed*
     when ours orders it the other way. A cell reaches the same conclusion when at least one of
     its pairs holds and none is reversed. Times measured on the paper's 2006-2012 hardware
-    (``compare = hardware``) can only reach the same conclusion, never match;
+    (``compare = hardware``) can only reach the same conclusion, never match (and are *not
+    run* when no other cell of their group ran to order them against);
     ``hardware_bound`` (the paper states an upper bound, "a bit less than twelve minutes")
     reaches it when ours is within the bound. A claim in words that our computed check confirms
     is a *same conclusion* row too.
@@ -123,8 +128,10 @@ def cell_verdict(cell, others=()):
         return None, ""  # decided by the item's claims (see roll_up)
     if _nan(cell.ours_value):
         if cell.availability == "quoted":
-            return "not run", "the paper quotes this result from another publication; its " \
-                "method is not re-implemented here"  # fmt: skip
+            return "not run", (
+                "the paper quotes this result from another publication; its method is not "
+                "re-implemented here"
+            )
         return "not run", cell.ours_note or "our run has no such output"
     if cell.compare == "hardware_bound":
         if cell.ours_value <= cell.value:
