@@ -20,6 +20,7 @@ include: "workflow/rules/scaling.smk"
 include: "workflow/rules/buteneers.smk"
 include: "workflow/rules/ramona.smk"
 include: "workflow/rules/sunyao.smk"
+include: "workflow/rules/fidelity.smk"
 
 
 # Each part's rule file defines <PART>_TARGETS (empty when its config section is absent or
@@ -32,3 +33,4 @@ rule all:
         BUTENEERS_TARGETS,
         RAMONA_TARGETS,
         SUNYAO_TARGETS,
+        FIDELITY_TARGETS,

@@ -1,0 +1,377 @@
+"""The fidelity ledger: the papers' reported numbers and claims joined with ours, each judged.
+
+:func:`build_ledger` reads a tree of part outputs (``results/paper`` or a run folder) and
+returns one row per transcribed cell or series (level ``cell`` / ``series``), per scope of a
+checked claim (``claim``) and per numbered table or figure (``item``); the verdicts follow
+:mod:`rlsbench.studies.fidelity.verdicts`. :func:`summarize` counts verdicts per paper and
+level; :func:`write_ledger` writes ``fidelity.csv``, ``fidelity_summary.csv`` and
+``fidelity_summary.md`` atomically.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pandas as pd
+
+from rlsbench.benchmark._io import atomic_path, atomic_write_text
+from rlsbench.studies.fidelity import claims as claim_checks
+from rlsbench.studies.fidelity.ours import RunTree, read_ours
+from rlsbench.studies.fidelity.transcription import (
+    ITEMS,
+    KEY,
+    PAPERS,
+    claim_items,
+    load_claims,
+    load_reported,
+)
+from rlsbench.studies.fidelity.verdicts import VERDICTS, cell_verdicts, claim_verdict, roll_up
+
+LEDGER_COLUMNS = (
+    "level",
+    "paper",
+    "item",
+    "row",
+    "column",
+    "dataset",
+    "method",
+    "setting",
+    "metric",
+    "unit",
+    "reported",
+    "reported_value",
+    "reported_spread",
+    "reported_n",
+    "ours",
+    "ours_value",
+    "ours_spread",
+    "ours_n",
+    "difference",
+    "tolerance",
+    "verdict",
+    "reason",
+    "claim_id",
+    "source",
+)
+TEXT_COLUMNS = tuple(
+    c
+    for c in LEDGER_COLUMNS
+    if not c.endswith(("_value", "_spread", "_n")) and c not in ("difference", "tolerance")
+)
+LEVELS = ("item", "cell", "series", "claim")
+OUTPUTS = ("fidelity.csv", "fidelity_summary.csv", "fidelity_summary.md")
+
+
+def join(reported, ours):
+    """Reported rows left-joined with ours on the key (paper, item, dataset, method, setting,
+    metric); a reported row without ours keeps NaN values and a note saying what is missing."""
+    joined = reported.merge(ours, how="left", on=list(KEY), validate="one_to_one")
+    for col in ("ours_text", "ours_note"):
+        joined[col] = joined[col].fillna("")
+    have_item = set(zip(ours["paper"], ours["item"]))
+    have_data = set(zip(ours["paper"], ours["item"], ours["dataset"]))
+    have_method = set(zip(ours["paper"], ours["item"], ours["dataset"], ours["method"]))
+    notes = []
+    for r in joined.itertuples(index=False):
+        if r.ours_note or r.ours_text or r.availability != "public":
+            notes.append(r.ours_note)
+        elif (r.paper, r.item) not in have_item:
+            notes.append(f"our run has no output for {r.item}")
+        elif (r.paper, r.item, r.dataset) not in have_data:
+            notes.append(f"our run has no {r.dataset} results for {r.item}")
+        elif (r.paper, r.item, r.dataset, r.method) not in have_method:
+            what = r.method or "dataset-level value"
+            notes.append(f"our run has no {what} on {r.dataset} for {r.item}")
+        else:
+            notes.append(f"our run does not record {r.metric} ({r.setting or 'any setting'})")
+    return joined.assign(ours_note=notes)
+
+
+def run_claims(tree, claims=None):
+    """One row per (claim, scope): the check's outcome and its verdict."""
+    claims = load_claims() if claims is None else claims
+    rows = []
+    for c in claims.itertuples(index=False):
+        if c.availability == "not public":
+            outcomes = [claim_checks.Outcome("", None, "", "the paper's data are not public")]
+        elif c.claim_id in claim_checks.CHECKS:
+            outcomes = claim_checks.CHECKS[c.claim_id](tree)
+        else:
+            raise ValueError(f"claims.csv: claim {c.claim_id} has no check in claims.py")
+        for o in outcomes:
+            verdict = claim_verdict(o.holds, c.availability)
+            rows.append(
+                dict(
+                    level="claim",
+                    paper=c.paper,
+                    item=c.items,
+                    row=o.scope,
+                    reported=c.claim,
+                    ours=o.ours,
+                    verdict=verdict,
+                    reason=o.reason,
+                    claim_id=c.claim_id,
+                    source=c.where,
+                )
+            )
+    return pd.DataFrame(rows)
+
+
+def build_ledger(root, only=None):
+    """The ledger of a tree of part outputs.
+
+    Parameters
+    ----------
+    root : str or pathlib.Path
+        ``results/paper`` or ``results/runs/<run>``.
+    only : iterable of str or None
+        The tables that may be read (the workflow passes the rule's inputs); None: any.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`LEDGER_COLUMNS`, one row per item, transcribed row and claim scope.
+    """
+    tree = RunTree(root, only)
+    reported = load_reported()
+    joined = cell_verdicts(join(reported, read_ours(tree)))
+    claim_rows = run_claims(tree)
+
+    links = claim_items(load_claims())
+    item_claims = claims_per_item(claim_rows, links, reported)
+
+    verdicts, reasons = joined["verdict"].to_list(), joined["reason"].to_list()
+    for i, row in enumerate(joined.itertuples(index=False)):
+        if pd.isna(verdicts[i]):
+            vs = [v for _, _, v in item_claims.get((row.paper, row.item), [])]
+            if not vs or (_nan(row.ours_value) and not row.ours_text):
+                verdicts[i] = "not run"
+                reasons[i] = row.ours_note or "our run has no such output"
+            elif "contradicts" in vs:
+                verdicts[i], reasons[i] = "contradicts", "a claim on this figure is contradicted"
+            elif "same conclusion" in vs:
+                verdicts[i], reasons[i] = "same conclusion", "the claims on this figure hold"
+            else:
+                verdicts[i], reasons[i] = "not run", "no claim on this figure could be checked"
+    joined = joined.assign(verdict=verdicts, reason=reasons)
+
+    cells = pd.DataFrame(
+        {
+            "level": joined["kind"],
+            "paper": joined["paper"],
+            "item": joined["item"],
+            "row": joined["row"],
+            "column": joined["column"],
+            "dataset": joined["dataset"],
+            "method": joined["method"],
+            "setting": joined["setting"],
+            "metric": joined["metric"],
+            "unit": joined["unit"],
+            "reported": joined["printed"],
+            "reported_value": joined["value"],
+            "reported_spread": joined["spread"],
+            "reported_n": joined["n_reps"],
+            "ours": joined["ours_text"],
+            "ours_value": joined["ours_value"],
+            "ours_spread": joined["ours_spread"],
+            "ours_n": joined["ours_n"],
+            "difference": joined["ours_value"] - joined["value"],
+            "tolerance": [_tolerance(r) for r in joined.itertuples(index=False)],
+            "verdict": joined["verdict"],
+            "reason": [
+                r if not note or note in r else f"{r}; {note}"
+                for r, note in zip(joined["reason"], joined["ours_note"])
+            ],
+            "claim_id": "",
+            "source": joined["source"],
+        }
+    )
+
+    blocks = []
+    for paper, items in ITEMS.items():
+        for item in items:
+            rows = cells[(cells["paper"] == paper) & (cells["item"] == item)]
+            claims_here = item_claims.get((paper, item), [])
+            verdict, detail = roll_up(rows["verdict"].to_list(), [v for _, _, v in claims_here])
+            detail += _contradicting(rows, claims_here)
+            ids = sorted(
+                {
+                    link.claim_id
+                    for link in links.itertuples()
+                    if (link.paper, link.item) == (paper, item)
+                },
+                key=_claim_order,
+            )
+            blocks.append(
+                pd.DataFrame(
+                    [
+                        dict(
+                            level="item",
+                            paper=paper,
+                            item=item,
+                            reported=f"{len(rows)} transcribed row(s)",
+                            verdict=verdict,
+                            reason=detail,
+                            claim_id=";".join(ids),
+                            source=PAPERS[paper],
+                        )
+                    ]
+                )
+            )
+            blocks.append(rows)
+        blocks.append(claim_rows[claim_rows["paper"] == paper])
+    ledger = pd.concat(blocks, ignore_index=True)
+    for col in LEDGER_COLUMNS:
+        if col not in ledger:
+            ledger[col] = ""
+    ledger[list(TEXT_COLUMNS)] = ledger[list(TEXT_COLUMNS)].fillna("")
+    return ledger[list(LEDGER_COLUMNS)]
+
+
+def claims_per_item(claim_rows, links, reported):
+    """(paper, item) -> (claim_id, scope, verdict) of the claim scopes that speak to that item.
+
+    A claim checked per data set (its scopes are data sets of its items) counts for an item
+    only through the scopes on that item's data sets: Fig. 4 (adult) gets the adult outcome of
+    P7, not the german.numer one. Other scopes (a kernel, "all tasks") count for every item the
+    claim names.
+    """
+    datasets = reported.groupby(["paper", "item"])["dataset"].apply(set).to_dict()
+    out = {}
+    for link in links.itertuples(index=False):
+        rows = claim_rows[claim_rows["claim_id"] == link.claim_id]
+        claimed = set().union(
+            *(
+                datasets.get((link.paper, i), set())
+                for i in links[links["claim_id"] == link.claim_id]["item"]
+            )
+        )
+        mine = datasets.get((link.paper, link.item), set())
+        keep = [scope not in claimed or scope in mine for scope in rows["row"]]
+        kept = rows[keep]
+        out.setdefault((link.paper, link.item), []).extend(
+            zip(kept["claim_id"], kept["row"], kept["verdict"])
+        )
+    return out
+
+
+def _contradicting(rows, claims_here, most=6):
+    """'; contradicted: claims P7 (german.numer); cells: australian #instances, …'."""
+    bad_claims = sorted(
+        {
+            f"{cid} ({scope})" if scope else cid
+            for cid, scope, v in claims_here
+            if v == "contradicts"
+        }
+    )
+    bad = rows[(rows["verdict"] == "contradicts") & (rows["level"] == "cell")]
+    cells = [f"{r} {c}".strip() for r, c in zip(bad["row"], bad["column"])]
+    parts = []
+    if bad_claims:
+        parts.append("claims " + ", ".join(bad_claims))
+    if cells:
+        more = f" and {len(cells) - most} more" if len(cells) > most else ""
+        parts.append("cells " + ", ".join(cells[:most]) + more)
+    return "; contradicted: " + "; ".join(parts) if parts else ""
+
+
+def _claim_order(cid):
+    return (cid[0], int(cid[1:]))
+
+
+def _nan(x):
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def _tolerance(r):
+    from rlsbench.studies.fidelity.verdicts import tolerance
+
+    if r.compare == "value":
+        return tolerance(r.ours_spread, r.spread, r.precision)
+    if r.compare == "log":
+        return 0.5
+    return math.nan
+
+
+def summarize(ledger):
+    """Verdict counts per level and paper (tidy: one row per level × paper, plus totals)."""
+    rows = []
+    for level in LEVELS:
+        lv = ledger[ledger["level"] == level]
+        if lv.empty:
+            continue
+        for paper in [*ITEMS, "all"]:
+            sub = lv if paper == "all" else lv[lv["paper"] == paper]
+            counts = sub["verdict"].value_counts()
+            rows.append(
+                {
+                    "level": level,
+                    "paper": paper,
+                    **{v: int(counts.get(v, 0)) for v in VERDICTS},
+                    "total": len(sub),
+                }
+            )
+    return pd.DataFrame(rows, columns=["level", "paper", *VERDICTS, "total"])
+
+
+def summary_markdown(ledger, summary, source):
+    """The summary as Markdown: counts per level, then every item and claim that contradicts."""
+    titles = {
+        "item": "Numbered tables and figures",
+        "claim": "Claims in words (one row per checked scope)",
+        "cell": "Table cells and numbers stated in the text",
+        "series": "Figure series",
+    }
+    parts = [
+        "# Fidelity ledger: summary",
+        "",
+        f"Computed by `rlsbench.studies.fidelity` from `{source}`; every row with its reason: "
+        "`fidelity.csv`. Verdict rules: the docstring of "
+        "`rlsbench/studies/fidelity/verdicts.py`.",
+    ]
+    for level in LEVELS:
+        s = summary[summary["level"] == level].drop(columns="level")
+        if s.empty:
+            continue
+        parts += ["", f"## {titles[level]}", "", s.to_markdown(index=False)]
+    bad = ledger[(ledger["verdict"] == "contradicts") & ledger["level"].isin(["item", "claim"])]
+    if len(bad):
+        table = bad[["paper", "level", "item", "claim_id", "row", "ours", "reason"]].rename(
+            columns={"row": "scope"}
+        )
+        parts += [
+            "",
+            "## Items and claims that contradict the paper",
+            "",
+            table.to_markdown(index=False),
+        ]
+    return "\n".join(parts) + "\n"
+
+
+def write_ledger(root, out_dir=None, only=None, source=None, log=None):
+    """Compute the ledger of ``root`` and write :data:`OUTPUTS` into ``out_dir`` (default: root).
+
+    ``only`` limits the tables read (see :class:`~rlsbench.studies.fidelity.ours.RunTree`),
+    ``source`` is how the summary names the tree, ``log`` a file that lists the tables read
+    and the files written.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files written.
+    """
+    out_dir = Path(root if out_dir is None else out_dir)
+    ledger = build_ledger(root, only)
+    summary = summarize(ledger)
+    paths = [out_dir / name for name in OUTPUTS]
+    for path, frame in zip(paths[:2], (ledger, summary)):
+        with atomic_path(path) as tmp:
+            frame.to_csv(tmp, index=False)
+    atomic_write_text(paths[2], summary_markdown(ledger, summary, source or str(root)))
+    if log is not None:
+        read = RunTree(root, only).inputs()
+        lines = ["read:", *(f"  {p}" for p in read), "wrote:", *(f"  {p}" for p in paths)]
+        Path(log).parent.mkdir(parents=True, exist_ok=True)
+        Path(log).write_text("\n".join(lines) + "\n")
+    return paths

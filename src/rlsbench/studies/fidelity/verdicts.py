@@ -1,0 +1,222 @@
+"""The verdict rules of the fidelity ledger, applied to reported values joined with ours.
+
+Every row of the ledger gets exactly one verdict, computed here and never written by hand:
+
+*not public*
+    The paper's data are not available (``availability = not public``): the row is kept, with
+    no value of ours.
+*not run*
+    The data are available but our run has no such output: the part or the table is absent, the
+    run was cut by a budget, or the paper quotes another publication's result for a method we
+    do not implement (``availability = quoted``). The reason says which.
+*match*
+    A number (``compare = value``) is reproduced: ``|ours − reported| ≤ tolerance`` with
+    ``tolerance = max(s_ours, s_paper, p_paper)``, where ``s_ours`` is the standard deviation
+    of our repetitions (folds, splits, repeats; for a fitted exponent its standard error),
+    ``s_paper`` the ± the paper prints, and ``p_paper`` half a unit of the paper's last printed
+    digit (its stated precision). A difference within the run-to-run spread of either side, or
+    below what the paper's rounding can show, is a match. (This is looser than a test of equal
+    means: over 30 repetitions one standard deviation is about five standard errors; the
+    ledger keeps ``ours_n`` and ``reported_n`` for a stricter reading.) ``compare = log``
+    (condition numbers) compares log10 values with tolerance 0.5 (the same order of
+    magnitude). ``compare = setting`` (a parameter the comparison reuses, e.g. Neumann et al.'s
+    feature counts that we round to integers): match when ours is the reported value rounded
+    to the nearest integer.
+*same conclusion*
+    The number differs but the paper's ordering holds. The cells of one (paper, item, group)
+    are compared pairwise: a pair is *ordered* on one side when its difference exceeds that
+    side's tie margin (for ours the combined standard error of the two means, or, without
+    repetitions, half a unit of the paper's last printed digit; for times and condition
+    numbers, none; for the paper the combined standard error from its ± and repetition count,
+    or else only exactly equal printed values tie). A pair the paper orders *holds* when ours
+    orders it the same way and is *reversed*
+    when ours orders it the other way. A cell reaches the same conclusion when at least one of
+    its pairs holds and none is reversed. Times measured on the paper's 2006-2012 hardware
+    (``compare = hardware``) can only reach the same conclusion, never match (and are *not
+    run* when no other cell of their group ran to order them against);
+    ``hardware_bound`` (the paper states an upper bound, "a bit less than twelve minutes")
+    reaches it when ours is within the bound. A claim in words that our computed check confirms
+    is a *same conclusion* row too.
+*contradicts*
+    Everything else: a number outside the tolerance whose group has a reversed pair or no pair
+    that holds, a claim our check refutes.
+
+Series without a number (``compare = claims``) take the verdict of the claims attached to their
+item. An *item* row (one per numbered table or figure) rolls its rows up: *not public* when all
+of them are; *not run* when none of ours exists and no claim was checked; *contradicts* when a
+claim attached to it is contradicted (or, for an item without claims, when a cell is); *match*
+when every cell of ours matches and no claim is contradicted; otherwise *same conclusion*.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+VERDICTS = ("match", "same conclusion", "contradicts", "not public", "not run")
+GOOD = ("match", "same conclusion")
+
+
+def tolerance(ours_spread, spread, precision):
+    """``max(s_ours, s_paper, p_paper)`` of the *match* rule, NaN terms ignored."""
+    terms = [x for x in (ours_spread, spread, precision) if not _nan(x)]
+    return max(terms) if terms else 0.0
+
+
+def _nan(x):
+    return x is None or (isinstance(x, float) and math.isnan(x)) or pd.isna(x)
+
+
+def _se(spread, n):
+    if _nan(spread) or _nan(n) or n <= 0:
+        return math.nan
+    return spread / math.sqrt(n)
+
+
+def _paper_tie(a, b):
+    se = math.hypot(_se(a.spread, a.n_reps), _se(b.spread, b.n_reps))
+    return 0.0 if math.isnan(se) else se
+
+
+def _ours_tie(a, b):
+    se = math.hypot(_se(a.ours_spread, a.ours_n), _se(b.ours_spread, b.ours_n))
+    if not math.isnan(se):
+        return se
+    terms = [x for x in (a.precision, b.precision) if not _nan(x)]
+    return max(terms) if terms else 0.0
+
+
+def _scale(row, x):
+    return math.log10(x) if row.compare == "log" and x > 0 else x
+
+
+def ordering(cell, others):
+    """(held, reversed, compared) pairs of ``cell`` against the other cells of its group."""
+    held, reversed_, compared = [], [], 0
+    for other in others:
+        if _nan(other.value) or _nan(other.ours_value):
+            continue
+        compared += 1
+        dp = _scale(cell, cell.value) - _scale(other, other.value)
+        do = _scale(cell, cell.ours_value) - _scale(other, other.ours_value)
+        tie_p = 0.0 if cell.compare == "log" else _paper_tie(cell, other)
+        tie_o = 0.0 if cell.compare in ("hardware", "log") else _ours_tie(cell, other)
+        if abs(dp) <= tie_p:
+            continue
+        if abs(do) <= tie_o:
+            continue
+        (held if np.sign(dp) == np.sign(do) else reversed_).append(_label(cell, other))
+    return held, reversed_, compared
+
+
+def _label(cell, other):
+    """How the other cell of a pair is named: by what differs from ``cell`` (column or row)."""
+    if other.row == cell.row:
+        return other.column
+    if other.column == cell.column:
+        return other.row
+    return f"{other.row} / {other.column}"
+
+
+def cell_verdict(cell, others=()):
+    """Verdict and reason of one joined row (a namedtuple/Series with reported and ours)."""
+    if cell.availability == "not public":
+        return "not public", "the paper's data are not public"
+    if cell.compare == "claims":
+        return None, ""  # decided by the item's claims (see roll_up)
+    if _nan(cell.ours_value):
+        if cell.availability == "quoted":
+            return "not run", (
+                "the paper quotes this result from another publication; its method is not "
+                "re-implemented here"
+            )
+        return "not run", cell.ours_note or "our run has no such output"
+    if cell.compare == "hardware_bound":
+        if cell.ours_value <= cell.value:
+            return "same conclusion", "within the paper's stated bound (times on other hardware)"
+        return "contradicts", "above the paper's stated bound"
+    if cell.compare == "setting":
+        target = math.floor(cell.value + 0.5)
+        if cell.ours_value == target:
+            return "match", f"we run the reported value rounded to {target}"
+        return "contradicts", f"we run {cell.ours_value:g}, not the rounded {target}"
+    if cell.compare in ("value", "log"):
+        if cell.compare == "log":
+            diff, tol = abs(math.log10(cell.ours_value) - math.log10(cell.value)), 0.5
+            within = f"|Δlog10| = {diff:.2f} ≤ 0.5"
+        else:
+            diff = abs(cell.ours_value - cell.value)
+            tol = tolerance(cell.ours_spread, cell.spread, cell.precision)
+            within = f"|Δ| = {diff:.3g} ≤ tolerance {tol:.3g}"
+        if diff <= tol:
+            return "match", within
+        outside = within.replace("≤", ">")
+    else:
+        outside = "times on the paper's hardware are not compared by value"
+    held, reversed_, compared = ordering(cell, others)
+    if reversed_:
+        return "contradicts", f"{outside}; ordering reversed against {', '.join(reversed_)}"
+    if held:
+        return "same conclusion", f"{outside}; ordering holds against {', '.join(held)}"
+    if compared == 0:
+        if cell.compare == "hardware":
+            return "not run", f"{outside}; no other cell of ours in its group to order it against"
+        return "contradicts", outside
+    return "contradicts", f"{outside}; none of the paper's orderings is reproduced (ties)"
+
+
+def cell_verdicts(joined):
+    """Add ``verdict`` and ``reason`` to the joined frame of reported rows and ours."""
+    verdicts, reasons = [], []
+    groups = {
+        key: list(g.itertuples(index=False))
+        for key, g in joined[joined["group"] != ""].groupby(["paper", "item", "group"])
+    }
+    for row in joined.itertuples(index=False):
+        others = [
+            o
+            for o in groups.get((row.paper, row.item, row.group), [])
+            if (o.dataset, o.method, o.setting, o.metric)
+            != (row.dataset, row.method, row.setting, row.metric)
+        ]
+        v, r = cell_verdict(row, others)
+        verdicts.append(v)
+        reasons.append(r)
+    return joined.assign(verdict=verdicts, reason=reasons)
+
+
+def claim_verdict(outcomes, availability):
+    """Verdict of one claim scope from its check's outcome (holds: True/False/None)."""
+    if availability == "not public":
+        return "not public"
+    if outcomes is None:
+        return "not run"
+    return {True: "same conclusion", False: "contradicts", None: "not run"}[outcomes]
+
+
+def roll_up(rows, claim_rows):
+    """Verdict and reason of an item from its rows (cells, series) and its claims' rows."""
+    checked = [v for v in claim_rows if v in ("same conclusion", "contradicts")]
+    if rows and all(v == "not public" for v in rows) and not checked:
+        return "not public", "the paper's data are not public"
+    ran = [v for v in rows if v in ("match", "same conclusion", "contradicts")]
+    counts = ", ".join(f"{rows.count(v)} {v}" for v in VERDICTS if rows.count(v))
+    claims = ", ".join(f"{claim_rows.count(v)} {v}" for v in VERDICTS if claim_rows.count(v))
+    detail = f"rows: {counts or 'none'}" + (f"; claims: {claims}" if claims else "")
+    if not ran and not checked:
+        if any(v == "not public" for v in rows + claim_rows) and not any(
+            v == "not run" for v in rows + claim_rows
+        ):
+            return "not public", detail
+        return "not run", detail
+    if "contradicts" in claim_rows:
+        return "contradicts", detail
+    if ran and all(v == "match" for v in ran):
+        return "match", detail
+    if checked:
+        return "same conclusion", detail
+    if "contradicts" in ran:
+        return "contradicts", detail
+    return "same conclusion", detail

@@ -1,0 +1,163 @@
+"""Claim checks on small hand-made result trees: each fails when the claim is violated and holds
+when it is not; a missing table makes it *not run*."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from rlsbench.studies.fidelity.claims import CHECKS
+from rlsbench.studies.fidelity.ours import RunTree
+
+
+def write(tmp_path, part, rel, rows):
+    path = tmp_path / part / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pd.DataFrame(rows).to_csv(path, index=False)
+    return RunTree(tmp_path)
+
+
+def sunyao_table1(p_forward_vs_best, bad=0):
+    rows = []
+    for method, mse, k in (("forward", 0.44, 100), ("rvm_old", 0.45, 25), ("rvm_new", 0.46, 20)):
+        rows.append(
+            dict(
+                dataset="abalone",
+                method=method,
+                mse_mean=mse,
+                mse_std=0.01,
+                n_basis_mean=k,
+                n_splits=20,
+                n_failed=0,
+                n_not_converged=0,
+                n_outliers=bad if method == "rvm_new" else 0,
+                p_vs_forward=None if method == "forward" else p_forward_vs_best,
+            )
+        )
+    return rows
+
+
+@pytest.mark.parametrize(("p", "holds"), [(0.2, True), (0.01, True), (0.009, False)])
+def test_sun_yao_comparable_is_decided_by_the_paired_t_test_at_001(tmp_path, p, holds):
+    tree = write(tmp_path, "sunyao", "table1/table1.csv", sunyao_table1(p))
+    (outcome,) = CHECKS["S1"](tree)
+    assert outcome.holds is holds
+    assert outcome.scope == "abalone"
+
+
+@pytest.mark.parametrize(("bad", "holds"), [(0, False), (3, True)])
+def test_new_rvm_instability_needs_a_bad_split(tmp_path, bad, holds):
+    tree = write(tmp_path, "sunyao", "table1/table1.csv", sunyao_table1(0.5, bad=bad))
+    (outcome,) = CHECKS["S2"](tree)
+    assert outcome.holds is holds
+
+
+def buteneers_results(errors):
+    """errors: {task: {method: error}} -> a results.csv (every run finished)."""
+    rows = []
+    for task, by_method in errors.items():
+        for method, error in by_method.items():
+            rows.append(
+                dict(
+                    task=f"{task}-elm",
+                    dataset=task,
+                    paper_table=task,
+                    method=method,
+                    t_fixed=0.01,
+                    t_opt=1.0,
+                    n_features=100,
+                    n_selected=50,
+                    pct_removed=50.0 if method.startswith(("ffs", "bfs")) else 0.0,
+                    error=error,
+                    alpha=1.0,
+                    cond=1e10,
+                    n_train=1000,
+                    timed_out=False,
+                    n_steps=10,
+                )
+            )
+    return rows
+
+
+def test_bfs_usually_beats_ffs_fails_when_ffs_wins_most_tasks(tmp_path):
+    errors = {
+        "abalone": {"ffs_eigen": 6.30, "bfs_eigen": 6.50},
+        "servo": {"ffs_eigen": 4.00, "bfs_eigen": 5.00},
+        "bank32nh": {"ffs_eigen": 7.10, "bfs_eigen": 7.00},
+    }
+    tree = write(tmp_path, "buteneers", "results.csv", buteneers_results(errors))
+    (outcome,) = CHECKS["B3"](tree)
+    assert outcome.holds is False
+    assert "1 of 3" in outcome.reason
+
+
+def test_bfs_usually_beats_ffs_holds_when_bfs_wins_most_tasks(tmp_path):
+    errors = {
+        "abalone": {"ffs_eigen": 6.72, "bfs_eigen": 6.65},
+        "servo": {"ffs_eigen": 4.87, "bfs_eigen": 4.91},
+        "ailerons": {"ffs_eigen": 4.30, "bfs_eigen": 4.16},
+    }
+    tree = write(tmp_path, "buteneers", "results.csv", buteneers_results(errors))
+    (outcome,) = CHECKS["B3"](tree)
+    assert outcome.holds is True
+
+
+def test_bfs_and_ffs_equal_at_the_printed_precision_is_not_a_win(tmp_path):
+    errors = {"elevators": {"ffs_eigen": 4.0157, "bfs_eigen": 4.0202}}
+    tree = write(tmp_path, "buteneers", "results.csv", buteneers_results(errors))
+    (outcome,) = CHECKS["B3"](tree)
+    assert outcome.holds is False
+
+
+def curves(gaps):
+    """greedy RLS curves with a given LOO − test gap per data set, k = 1..4."""
+    rows = []
+    for ds, gap in gaps.items():
+        for k in range(1, 5):
+            rows.append(
+                dict(
+                    dataset=ds,
+                    method="greedy_rls",
+                    k=k,
+                    runs=10,
+                    test_accuracy_mean=0.8,
+                    test_accuracy_sd=0.01,
+                    loo_accuracy_mean=0.8 + gap,
+                    loo_accuracy_sd=0.01,
+                )
+            )
+    return rows
+
+
+SETS = ("adult", "australian", "colon-cancer", "german.numer", "ijcnn1", "mnist5")
+
+
+def test_loo_optimism_on_small_sets_holds_when_they_have_the_largest_gaps(tmp_path):
+    gaps = dict(zip(SETS, (0.001, 0.004, 0.10, 0.03, 0.0, 0.002)))
+    tree = write(tmp_path, "main", "tables/curves.csv", curves(gaps))
+    (outcome,) = CHECKS["P10"](tree)
+    assert outcome.holds is True
+    assert [o.holds for o in CHECKS["P9"](tree)] == [True, True, True, True]
+
+
+def test_loo_optimism_fails_when_a_large_set_overfits_more(tmp_path):
+    gaps = dict(zip(SETS, (0.05, 0.004, 0.10, 0.03, 0.0, 0.002)))
+    tree = write(tmp_path, "main", "tables/curves.csv", curves(gaps))
+    (outcome,) = CHECKS["P10"](tree)
+    assert outcome.holds is False
+    assert CHECKS["P9"](tree)[0].holds is False
+
+
+def test_a_missing_table_makes_a_claim_not_run(tmp_path):
+    tree = RunTree(tmp_path)
+    for claim_id in ("P1", "B3", "R30", "S1"):
+        outcomes = CHECKS[claim_id](tree)
+        assert outcomes and all(o.holds is None for o in outcomes), claim_id
+
+
+def test_every_check_runs_on_an_empty_tree(tmp_path):
+    """No check may crash on a run without any part: all its outcomes are then not run."""
+    tree = RunTree(tmp_path)
+    for claim_id, check in CHECKS.items():
+        outcomes = check(tree)
+        assert outcomes and all(o.holds is None for o in outcomes), claim_id

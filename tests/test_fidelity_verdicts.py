@@ -1,0 +1,185 @@
+"""The verdict rules of the fidelity ledger on small hand-made frames: every verdict reachable,
+the match tolerance at its boundary, the ordering rule, hardware times, the item roll-up."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from rlsbench.studies.fidelity.verdicts import VERDICTS, cell_verdicts, roll_up, tolerance
+
+NAN = math.nan
+
+
+def cell(**kw):
+    row = dict(
+        paper="p",
+        item="Table 1",
+        row="r",
+        column="c",
+        dataset="d",
+        method="m",
+        setting="",
+        metric="error_pct",
+        availability="public",
+        compare="value",
+        group="",
+        value=10.0,
+        spread=NAN,
+        n_reps=NAN,
+        precision=0.05,
+        ours_value=10.0,
+        ours_spread=NAN,
+        ours_n=NAN,
+        ours_note="",
+    )
+    row.update(kw)
+    return row
+
+
+def judge(*rows):
+    out = cell_verdicts(pd.DataFrame(list(rows)))
+    return list(zip(out["verdict"], out["reason"]))
+
+
+def test_tolerance_is_the_largest_of_the_spreads_and_the_printed_precision():
+    assert tolerance(0.3, 1.0, 0.05) == 1.0
+    assert tolerance(2.0, NAN, 0.05) == 2.0
+    assert tolerance(NAN, NAN, 0.005) == 0.005
+
+
+@pytest.mark.parametrize(
+    ("ours", "expected"),
+    [(10.0 + 1.0, "match"), (10.0 - 1.0, "match"), (10.0 + 1.0001, "contradicts")],
+)
+def test_match_boundary_is_the_tolerance(ours, expected):
+    # tolerance = our standard deviation (1.0) > the paper's precision (0.05)
+    ((verdict, reason),) = judge(cell(ours_value=ours, ours_spread=1.0, ours_n=30))
+    assert verdict == expected, reason
+
+
+def test_the_papers_spread_widens_the_tolerance():
+    ((verdict, _),) = judge(cell(ours_value=12.0, spread=2.5, n_reps=30))
+    assert verdict == "match"
+
+
+def test_without_spreads_the_printed_precision_decides():
+    assert judge(cell(ours_value=10.049))[0][0] == "match"
+    assert judge(cell(ours_value=10.051))[0][0] == "contradicts"
+
+
+def test_same_conclusion_when_the_papers_ordering_holds():
+    # both numbers far from the paper's, but method a stays below method b as in the paper
+    a = cell(column="a", method="a", group="g", value=5.0, ours_value=9.0)
+    b = cell(column="b", method="b", group="g", value=7.0, ours_value=12.0)
+    assert [v for v, _ in judge(a, b)] == ["same conclusion", "same conclusion"]
+
+
+def test_contradicts_when_the_papers_ordering_is_reversed():
+    a = cell(column="a", method="a", group="g", value=5.0, ours_value=12.0)
+    b = cell(column="b", method="b", group="g", value=7.0, ours_value=9.0)
+    (va, ra), (vb, _) = judge(a, b)
+    assert (va, vb) == ("contradicts", "contradicts")
+    assert "reversed against b" in ra
+
+
+def test_contradicts_when_nothing_to_order_against():
+    ((verdict, reason),) = judge(cell(ours_value=20.0))
+    assert verdict == "contradicts" and "tolerance" in reason
+
+
+def test_pairs_the_paper_prints_within_its_standard_error_are_ties():
+    # the paper's 5.0 ± 1.0 and 5.2 ± 1.0 over 30 repetitions do not order the two methods
+    a = cell(column="a", method="a", group="g", value=5.0, spread=1.0, n_reps=30, ours_value=9.0)
+    b = cell(column="b", method="b", group="g", value=5.2, spread=1.0, n_reps=30, ours_value=8.0)
+    (va, ra), _ = judge(a, b)
+    assert va == "contradicts" and "none of the paper's orderings" in ra
+
+
+def test_our_ties_do_not_reverse_an_ordering():
+    # ours differ by less than the combined standard error: no reversal, but nothing held
+    a = cell(column="a", method="a", group="g", value=5.0, ours_value=9.0, ours_spread=1, ours_n=4)
+    b = cell(column="b", method="b", group="g", value=7.0, ours_value=8.9, ours_spread=1, ours_n=4)
+    c = cell(column="c", method="c", group="g", value=9.0, ours_value=20.0)
+    (va, ra), _, _ = judge(a, b, c)
+    assert va == "same conclusion" and "holds against c" in ra and "b" not in ra.split(";")[-1]
+
+
+def test_not_public_and_not_run():
+    rows = judge(
+        cell(availability="not public", ours_value=NAN),
+        cell(method="x", ours_value=NAN, ours_note="cut by the time budget"),
+        cell(method="y", availability="quoted", ours_value=NAN),
+    )
+    assert [v for v, _ in rows] == ["not public", "not run", "not run"]
+    assert rows[1][1] == "cut by the time budget"
+    assert "quotes" in rows[2][1]
+
+
+def test_hardware_times_never_match_but_can_keep_their_ordering():
+    a = cell(column="a", method="a", group="t", compare="hardware", value=2.0, ours_value=2.0)
+    b = cell(column="b", method="b", group="t", compare="hardware", value=600.0, ours_value=30.0)
+    assert [v for v, _ in judge(a, b)] == ["same conclusion", "same conclusion"]
+    b_rev = dict(b, ours_value=1.0)
+    assert [v for v, _ in judge(a, b_rev)] == ["contradicts", "contradicts"]
+
+
+def test_hardware_without_a_partner_is_not_judged():
+    ((verdict, _),) = judge(cell(compare="hardware", group="t", value=2.0, ours_value=3.0))
+    assert verdict == "not run"
+
+
+@pytest.mark.parametrize(("ours", "expected"), [(3.0, "same conclusion"), (800.0, "contradicts")])
+def test_a_stated_upper_bound(ours, expected):
+    ((verdict, _),) = judge(cell(compare="hardware_bound", value=720.0, ours_value=ours))
+    assert verdict == expected
+
+
+@pytest.mark.parametrize(
+    ("reported", "ours", "expected"),
+    [(2.5, 3, "match"), (1.4, 1, "match"), (9.9, 10, "match"), (6.6, 6, "contradicts")],
+)
+def test_settings_are_the_reported_value_rounded_half_up(reported, ours, expected):
+    ((verdict, _),) = judge(cell(compare="setting", value=reported, ours_value=ours))
+    assert verdict == expected
+
+
+@pytest.mark.parametrize(("ours", "expected"), [(2.9e11, "match"), (5e16, "contradicts")])
+def test_condition_numbers_match_within_half_a_decade(ours, expected):
+    ((verdict, _),) = judge(cell(compare="log", value=9.0e11, precision=0.05e11, ours_value=ours))
+    assert verdict == expected
+
+
+def test_every_verdict_is_reachable_by_a_cell():
+    rows = judge(
+        cell(method="a"),
+        cell(method="b", column="b", group="g", value=5.0, ours_value=9.0),
+        cell(method="c", column="c", group="g", value=7.0, ours_value=12.0),
+        cell(method="d", ours_value=99.0),
+        cell(method="e", availability="not public", ours_value=NAN),
+        cell(method="f", ours_value=NAN),
+    )
+    assert {v for v, _ in rows} == set(VERDICTS)
+
+
+@pytest.mark.parametrize(
+    ("rows", "claims", "expected"),
+    [
+        (["not public", "not public"], [], "not public"),
+        (["not public"], ["not public"], "not public"),
+        (["not run", "not run"], [], "not run"),
+        (["not run"], ["not run"], "not run"),
+        (["match", "match", "not run"], [], "match"),
+        (["match", "match"], ["same conclusion"], "match"),
+        (["match", "contradicts"], ["same conclusion"], "same conclusion"),
+        (["same conclusion"], [], "same conclusion"),
+        (["match", "match"], ["same conclusion", "contradicts"], "contradicts"),
+        (["match", "contradicts"], [], "contradicts"),
+        (["not public"], ["contradicts"], "contradicts"),
+    ],
+)
+def test_item_roll_up(rows, claims, expected):
+    verdict, detail = roll_up(rows, claims)
+    assert verdict == expected, detail

@@ -1,0 +1,78 @@
+# Fidelity ledger (issue 17): the four papers' transcribed tables, figures and claims
+# (package data of rlsbench.studies.fidelity) joined with this run's part outputs, every row
+# judged by the rules of rlsbench.studies.fidelity.verdicts.
+#
+#   fidelity          {RUNDIR}/fidelity/fidelity.csv + fidelity_summary.{csv,md}
+#   fidelity_publish  copy of a run (normally config/paper.yaml) into results/paper/
+# The committed results/paper/ tree has its own ledger too:
+#   python -m rlsbench.studies.fidelity results/paper
+from rlsbench.studies.fidelity import OUTPUTS as FIDELITY_OUTPUTS
+from rlsbench.studies.fidelity import PART_FILES as FIDELITY_PART_FILES
+
+FIDELITY_DIR = f"{RUNDIR}/fidelity"
+FIDELITY_PUBLISH_DIR = "results/paper"
+
+# What the enabled parts of this config build (targets and published files): the ledger reads
+# the tables among them that it knows (PART_FILES); the rows needing the others are `not run`.
+FIDELITY_BUILT = {
+    "main": MAIN_TARGETS,
+    "scaling": [*SCALING_TARGETS, *SCALING_PUBLISHED],
+    "buteneers": BUTENEERS_TARGETS,
+    "ramona": RAMONA_TARGETS,
+    "sunyao": [*SUNYAO_TARGETS, *SUNYAO_PUBLISHED],
+}
+FIDELITY_INPUTS = sorted(
+    path
+    for part, rels in FIDELITY_PART_FILES.items()
+    if part_enabled(part)
+    for path in (f"{RUNDIR}/{part}/{rel}" for rel in rels)
+    if path in set(FIDELITY_BUILT[part])
+)
+FIDELITY_TARGETS = (
+    [f"{FIDELITY_DIR}/{name}" for name in FIDELITY_OUTPUTS] if FIDELITY_INPUTS else []
+)
+
+
+rule fidelity:
+    input:
+        FIDELITY_INPUTS,
+    output:
+        ledger=report(
+            f"{FIDELITY_DIR}/fidelity.csv",
+            caption="../report/fidelity.rst",
+            category="Fidelity",
+            subcategory="Ledger",
+        ),
+        summary_csv=f"{FIDELITY_DIR}/fidelity_summary.csv",
+        summary_md=report(
+            f"{FIDELITY_DIR}/fidelity_summary.md",
+            caption="../report/fidelity_summary.rst",
+            category="Fidelity",
+            subcategory="Summary",
+        ),
+    log:
+        f"{FIDELITY_DIR}/logs/fidelity.log",
+    run:
+        from rlsbench.studies.fidelity import write_ledger
+
+        write_ledger(RUNDIR, FIDELITY_DIR, only=input, source=RUNDIR, log=log[0])
+
+
+rule fidelity_all:
+    input:
+        FIDELITY_TARGETS,
+
+
+# The committed copy of a run's ledger, never refreshed by the run itself:
+#   snakemake fidelity_publish --configfile config/paper.yaml --cores 2
+rule fidelity_publish:
+    input:
+        [f"{FIDELITY_DIR}/{name}" for name in FIDELITY_OUTPUTS],
+    output:
+        [f"{FIDELITY_PUBLISH_DIR}/{name}" for name in FIDELITY_OUTPUTS],
+    log:
+        f"{FIDELITY_DIR}/logs/publish.log",
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/publish.py"
