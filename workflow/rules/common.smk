@@ -74,7 +74,7 @@ if MAIN:
 
 
 def _check_main(main):
-    from rlsbench.benchmark.methods import METHODS
+    from rlsbench.benchmark.methods import GROUP, get_method, method_names
 
     if DATASET_REGISTRY:
         for i, name in enumerate(main["datasets"]):
@@ -83,12 +83,14 @@ def _check_main(main):
                     f"config key main.datasets[{i}]: unknown dataset {name!r}; known datasets "
                     f"(config/datasets.yaml): {', '.join(sorted(DATASET_REGISTRY))}"
                 )
+    known = method_names()
     for i, name in enumerate(main["methods"]):
-        if name not in METHODS:
+        if name not in known:
             raise ConfigError(
                 f"config key main.methods[{i}]: unknown method {name!r}; known methods "
-                f"(rlsbench.benchmark.methods): {', '.join(sorted(METHODS)) or '(none registered)'}"
+                f"(entry-point group {GROUP}): {', '.join(known) or '(none installed)'}"
             )
+        get_method(name)  # a plugin that does not load stops the run here, naming its distribution
     for name in main["k_max_per_dataset"]:
         if name not in main["datasets"]:
             raise ConfigError(

@@ -342,7 +342,7 @@ def run_select_job(dataset, method_name, fold, seed, alpha_record, main, *, n_jo
     ----------
     dataset : rlsbench.benchmark.datasets.Dataset
     method_name : str
-        A name in :data:`rlsbench.benchmark.methods.METHODS`.
+        A method name (:func:`rlsbench.benchmark.methods.get_method`).
     fold : int
         0-based fold index of the seeded K-fold split.
     seed : int
