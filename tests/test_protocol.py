@@ -264,7 +264,7 @@ def test_summary_table_reports_means_chosen_k_and_skips():
 
 
 def test_paper_checks_measure_greedy_minus_random_and_loo_gap():
-    from rlsbench.benchmark.results import paper_checks
+    from rlsbench.studies.main.report import paper_checks
 
     row = paper_checks(_steps_frame(), [1, 2]).iloc[0]
     assert row["greedy_rls − random at k=1"] == "+0.300"

@@ -22,7 +22,7 @@ from rlsbench.benchmark.protocol import TIMING_COLUMNS
 REPO = Path(__file__).resolve().parents[1]
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
 TINY = REPO / "tests" / "configs" / "tiny.yaml"
-MAIN_RULE_FILES = ("common.smk", "select.smk", "aggregate.smk", "report.smk")
+MAIN_RULE_FILES = ("common.smk", "main.smk")
 
 pytestmark = pytest.mark.slow
 

@@ -10,7 +10,7 @@ For one dataset, one selection method and one cross-validation fold:
    estimate on the training split, the feature chosen, λ and the elapsed time.
 
 Everything here takes arrays and returns arrays or plain records; the Snakemake rules
-(``workflow/rules/select.smk``) only call :func:`run_alpha_job` and :func:`run_select_job`.
+(``workflow/rules/main.smk``) only call :func:`alpha_job` and :func:`select_job`.
 """
 
 from __future__ import annotations
@@ -476,7 +476,7 @@ def alpha_record_json(record) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# Snakemake entry points (workflow/rules/select.smk): file in, file out, atomically.
+# Snakemake entry points (workflow/rules/main.smk): file in, file out, atomically.
 # ---------------------------------------------------------------------------------------------
 #: Keys of the ``main`` section a selection job depends on (its provenance hash covers these).
 JOB_KEYS = (

@@ -21,8 +21,8 @@ from sklearn.svm import SVC
 from rlsbench.numerics.kernel.alignment import encode_labels
 from rlsbench.numerics.kernel.kernels import ScaledKernel
 from rlsbench.numerics.kernel.selectors import KFDS, SAS, SCSS, SFS, FisherScore
-from rlsbench.numerics.kernel.toy import make_toy
 from rlsbench.numerics.kernel.wrappers import AROM, R2W2, SVMRFE, joachims_C
+from rlsbench.numerics.synthetic import make_toy
 
 #: Methods of the comparison; "svm" = no selection (all features), the black curve of Fig. 1.
 METHODS = ("fisher", "arom", "rfe", "r2w2", "sas", "scss", "kfds", "sfs", "svm")
