@@ -53,10 +53,10 @@ def validate_section(data: dict, schema, key: str) -> dict:
         # Snakemake's validator: defaults are filled at every level of the schema
         validate(data, str(schema), set_default=True)
     except WorkflowError as exc:
-        found = [a for a in exc.args if isinstance(a, jsonschema.ValidationError)]
-        if not found:
+        # Snakemake raises it while handling jsonschema's error, which says where and what
+        error = exc.__cause__ or exc.__context__
+        if not isinstance(error, jsonschema.ValidationError):
             raise ConfigError(f"config key {key or '(top level)'}: {exc}") from exc
-        error = found[0]
         where = (
             ".".join([key, *map(str, error.absolute_path)])
             if key
