@@ -100,8 +100,10 @@ def site(tmp_path, monkeypatch):
     path = tmp_path / "site"
     path.mkdir()
     monkeypatch.syspath_prepend(str(path))
+    methods._entry_points.cache_clear()
     methods._load.cache_clear()
     yield path
+    methods._entry_points.cache_clear()
     methods._load.cache_clear()
     for name in [m for m in sys.modules if m.startswith("fake_plugin")]:
         del sys.modules[name]

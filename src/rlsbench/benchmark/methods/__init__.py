@@ -12,7 +12,7 @@ rlsbench's own methods (one module per method or family here: ``greedy_rls``, ``
 path, not two (pytest's and benchopt's plugin rule). The group is read with
 :func:`importlib.metadata.entry_points` when a method is first needed, never at import time,
 and only the entry points asked for are loaded: a broken plugin breaks only the configs that
-name it. Every error about a plugin names its distribution. An installed distribution (an
+name it. Both the listing and the loaded methods are kept for the life of the process. Every error about a plugin names its distribution. An installed distribution (an
 editable ``pip install -e .`` counts) is what declares entry points: after editing
 ``pyproject.toml``, reinstall.
 
@@ -108,8 +108,13 @@ def _distribution(ep: EntryPoint) -> str:
     return f"distribution {dist.name} {dist.version}"
 
 
+@functools.cache
 def _entry_points() -> dict[str, EntryPoint]:
-    """The group's entry points by name; a name two distributions declare is an error."""
+    """The group's entry points by name; a name two distributions declare is an error.
+
+    Listed once per process, when a method is first needed (planning a workflow asks for
+    methods once per job).
+    """
     found: dict[str, EntryPoint] = {}
     for ep in entry_points(group=GROUP):
         other = found.get(ep.name)
