@@ -12,9 +12,10 @@ rlsbench's own methods (one module per method or family here: ``greedy_rls``, ``
 path, not two (pytest's and benchopt's plugin rule). The group is read with
 :func:`importlib.metadata.entry_points` when a method is first needed, never at import time,
 and only the entry points asked for are loaded: a broken plugin breaks only the configs that
-name it. Both the listing and the loaded methods are kept for the life of the process. Every error about a plugin names its distribution. An installed distribution (an
-editable ``pip install -e .`` counts) is what declares entry points: after editing
-``pyproject.toml``, reinstall.
+name it. Both the listing and the loaded methods are kept for the life of the process. Every
+error about a plugin names its distribution. An installed distribution (an editable
+``pip install -e .`` counts) is what declares entry points: after editing ``pyproject.toml``,
+reinstall.
 
 The interface
 -------------
