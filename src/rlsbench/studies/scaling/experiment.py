@@ -5,7 +5,8 @@ two normal distributions, for greedy RLS (Algorithm 3, O(kmn)), the low-rank upd
 (Algorithm 2, O(knm²)), the wrapper with and without the LOO short-cut (Algorithm 1) and
 scikit-learn's :class:`~sklearn.feature_selection.SequentialFeatureSelector`.
 
-This module holds everything the workflow's ``scaling`` rules need, as plain functions:
+The study's pieces, as plain functions (the workflow's ``scaling`` rules run them through
+:mod:`rlsbench.studies.scaling.jobs`):
 
 - :func:`plan_points` turns the ``scaling`` config section into timing points (one Snakemake job
   each), each knowing the smaller point it is extrapolated from;
