@@ -189,9 +189,9 @@ def test_a_bad_part_section_stops_the_workflow_before_any_job(edit, message, tmp
 CALLS = []
 
 
-def target(out, *, tables, label, threads):
+def target(out, *, tables, label, threads, ks=()):
     logging.getLogger("target").info("called with %s", label)
-    CALLS.append({"out": out, "tables": tables, "label": label, "threads": threads})
+    CALLS.append({"out": out, "tables": tables, "label": label, "threads": threads, "ks": ks})
     Path(out).write_text(label)
 
 
@@ -216,9 +216,15 @@ def _job(tmp_path, function, params, **extra):
 
 def test_the_bridge_calls_the_named_function_with_the_rules_files_and_params(tmp_path):
     CALLS.clear()
-    run_rule(_job(tmp_path, f"{__name__}.target", {"label": "x"}))
+    run_rule(_job(tmp_path, f"{__name__}.target", {"label": "x", "ks": [1, 2.5]}))
     assert CALLS == [
-        {"out": str(tmp_path / "out.txt"), "tables": ["a.csv", "b.csv"], "label": "x", "threads": 3}
+        {
+            "out": str(tmp_path / "out.txt"),
+            "tables": ["a.csv", "b.csv"],
+            "label": "x",
+            "threads": 3,
+            "ks": [1, 2.5],  # params keep their values; only files become str
+        }
     ]
     assert type(CALLS[0]["tables"]) is list
     log = (tmp_path / "job.log").read_text()

@@ -57,9 +57,9 @@ def resolve(name: str) -> Callable:
     return getattr(importlib.import_module(module), attribute)
 
 
-def _plain(value):
+def _files(value):
     # Snakemake's Namedlist of files -> list of str; a single file stays a str
-    return [str(v) for v in value] if isinstance(value, list) else value
+    return [str(v) for v in value] if isinstance(value, list) else str(value)
 
 
 def rule_arguments(smk, function: Callable) -> dict:
@@ -77,7 +77,7 @@ def rule_arguments(smk, function: Callable) -> dict:
                 continue
             if name in kwargs:
                 raise TypeError(f"rule {smk.rule}: {kind} {name!r} repeats a name given before")
-            kwargs[name] = _plain(value)
+            kwargs[name] = value if kind == "params" else _files(value)
     accepted = inspect.signature(function).parameters
     for name in JOB_ATTRIBUTES:
         if name in accepted:
