@@ -13,9 +13,7 @@ report: "workflow/report/workflow.rst"
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/datasets.smk"
-include: "workflow/rules/select.smk"
-include: "workflow/rules/aggregate.smk"
-include: "workflow/rules/report.smk"
+include: "workflow/rules/main.smk"
 include: "workflow/rules/scaling.smk"
 include: "workflow/rules/buteneers.smk"
 include: "workflow/rules/ramona.smk"
@@ -23,8 +21,9 @@ include: "workflow/rules/sunyao.smk"
 include: "workflow/rules/fidelity.smk"
 
 
-# Each part's rule file defines <PART>_TARGETS (empty when its config section is absent or
-# disabled), so `snakemake` with no target builds every enabled part.
+# Each part's rule file (one shape for all: its config section, job rules, report rules,
+# <part>_all, <part>_publish) defines <PART>_TARGETS, empty when its config section is absent
+# or disabled, so `snakemake` with no target builds every enabled part.
 rule all:
     default_target: True
     input:

@@ -17,7 +17,6 @@ from rlsbench.numerics.kernel.selectors import (
     fisher_scores,
     scale_factor_ascent,
 )
-from rlsbench.numerics.kernel.toy import make_weston_linear, make_weston_nonlinear
 from rlsbench.numerics.kernel.wrappers import (
     AROM,
     R2W2,
@@ -26,6 +25,7 @@ from rlsbench.numerics.kernel.wrappers import (
     joachims_C,
     radius_margin_value_grad,
 )
+from rlsbench.numerics.synthetic import make_weston_linear, make_weston_nonlinear
 
 
 @pytest.fixture(autouse=True)

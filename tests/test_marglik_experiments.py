@@ -4,11 +4,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from rlsbench.numerics.synthetic import make_sinc
 from rlsbench.studies.sunyao.experiments import (
     METHODS,
     PAPER_TABLE1,
     fig1_rows,
-    make_sinc,
     split_indices,
     standardize,
     summarize_table1,

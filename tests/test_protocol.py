@@ -264,10 +264,32 @@ def test_summary_table_reports_means_chosen_k_and_skips():
 
 
 def test_paper_checks_measure_greedy_minus_random_and_loo_gap():
-    from rlsbench.benchmark.results import paper_checks
+    from rlsbench.studies.main.report import paper_checks
 
     row = paper_checks(_steps_frame(), [1, 2]).iloc[0]
     assert row["greedy_rls − random at k=1"] == "+0.300"
     assert row["greedy_rls − random at k=2"] == "+0.200"
     # LOO − test of greedy: 0.09, 0.09, 0.09 (test is 0.81, 0.91, 0.91 on average)
     assert row["LOO − test (mean over k)"] == "+0.090"
+
+
+def test_report_jobs_run_on_files_without_snakemake(tmp_path):
+    import pandas as pd
+
+    from rlsbench.benchmark.results import curves_job, summary_job
+    from rlsbench.studies.main.jobs import checks_job, figures_job
+
+    steps = tmp_path / "steps.csv"
+    _steps_frame().to_csv(steps, index=False)
+    out = {name: tmp_path / name for name in ("s.csv", "s.md", "s.tex", "c.csv", "k.csv", "k.md")}
+    summary_job(steps, out["s.csv"], out["s.md"], out["s.tex"], report_k=[1, 2])
+    curves_job(steps, out["c.csv"])
+    checks_job(steps, out["k.csv"], out["k.md"], report_k=[1])
+    figures_job(steps, tmp_path / "t.png", tmp_path / "l.png", dataset="d")
+    summary = pd.read_csv(out["s.csv"])
+    assert set(summary["method"]) == {"greedy_rls", "random", "wrapper_blackbox"}
+    assert (out["s.md"]).read_text().startswith("| dataset")
+    assert "greedy_rls − random at k=1" in out["k.md"].read_text()
+    assert pd.read_csv(out["c.csv"])["runs"].min() >= 1
+    for png in ("t.png", "l.png"):
+        assert (tmp_path / png).read_bytes()[:4] == b"\x89PNG"

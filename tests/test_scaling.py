@@ -262,7 +262,7 @@ def test_plan_points_shares_points_between_sweeps_and_chains_predecessors():
         ),
         (
             {"vary": "m", "values": [10], "fixed": {"n": 5}, "methods": ["greedy_rls"]},
-            "fixed lacks",
+            r"sweeps\.bad\.fixed: lacks",
         ),
         (
             {"vary": "m", "values": [10], "fixed": {"n": 5, "k": 1}, "methods": ["nope"]},

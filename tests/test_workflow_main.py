@@ -22,7 +22,7 @@ from rlsbench.benchmark.protocol import TIMING_COLUMNS
 REPO = Path(__file__).resolve().parents[1]
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
 TINY = REPO / "tests" / "configs" / "tiny.yaml"
-MAIN_RULE_FILES = ("common.smk", "select.smk", "aggregate.smk", "report.smk")
+MAIN_RULE_FILES = ("common.smk", "main.smk")
 
 pytestmark = pytest.mark.slow
 
@@ -124,9 +124,15 @@ def test_tiny_run_writes_tidy_tables_with_provenance(tiny_run):
     summary = pd.read_csv(rundir / "tables" / "summary.csv", keep_default_na=False)
     assert set(summary["method"]) == {"greedy_rls", "wrapper_blackbox", "random"}
     status = summary.set_index(["dataset", "method"])["status"]
+    # every run that was not skipped reports its test accuracy at each report_k within k_max
+    at_k = summary[summary["status"] == "ok"][["k=1", "k=2"]]
+    assert len(at_k) and at_k.map(lambda cell: "±" in cell).all().all(), at_k
     assert status["breast_cancer", "wrapper_blackbox"] == "skipped"
     assert status["wine", "wrapper_blackbox"] == "ok"
     assert "\\toprule" in (rundir / "tables" / "summary.tex").read_text()
+    checks = pd.read_csv(rundir / "tables" / "paper_checks.csv")
+    assert set(checks["dataset"]) == {"breast_cancer", "wine"}
+    assert checks["greedy_rls − random at k=1"].notna().all(), checks
     assert (rundir / "tables" / "summary.md").read_text().startswith("| dataset")
     for dataset in ("breast_cancer", "wine"):
         for kind in ("test", "loo_vs_test"):

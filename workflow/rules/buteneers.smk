@@ -1,40 +1,26 @@
 # Buteneers et al. (issue 6): K-fold λ search at a cost independent of M, FFS/BFS with λ per
 # candidate set, and the baselines LARS / OP-LR / OP-RR, on the structure of Tables 3-6 plus a
-# timing table against M and N. One job per task (all methods of one task run in the same
-# process, so their times compare), one timing job, one table job; `buteneers_publish` copies
-# the tables of the paper run to results/paper/buteneers/.
+# timing table against M and N.
+# Jobs: one per task (all methods of one task run in the same process, so their times
+# compare) and one timing job. Reports: the tables beside the paper's numbers.
+#   snakemake buteneers_all --cores 2
+#   snakemake buteneers_publish --cores 1 --configfile config/paper.yaml (-> results/paper/buteneers)
 import re
 
+from rlsbench.studies.buteneers import config as buteneers_config
+
+BUTENEERS = part_section("buteneers", buteneers_config.check)
 BUTENEERS_DIR = f"{RUNDIR}/buteneers"
-BUTENEERS_PUBLISH_DIR = "results/paper/buteneers"
-BUTENEERS_OUTPUTS = ("tables.md", "results.csv", "timing.csv")
-
-if part_enabled("buteneers"):
-    validate(config["buteneers"], "../schemas/buteneers.schema.yaml")
-    BUTENEERS = config["buteneers"]
-    BUTENEERS_TASKS = {
-        t["name"]: {k: v for k, v in t.items() if k != "name"} for t in BUTENEERS["tasks"]
-    }
-    if len(BUTENEERS_TASKS) != len(BUTENEERS["tasks"]):
-        raise ValueError("config key buteneers.tasks: task names must be unique")
-    BUTENEERS_TARGETS = [f"{BUTENEERS_DIR}/{name}" for name in BUTENEERS_OUTPUTS]
-else:
-    BUTENEERS, BUTENEERS_TASKS = {}, {}
-    BUTENEERS_TARGETS = []
-
-
-# Task names are the only values the {task} wildcard can take, so a lookup cannot fail.
-BUTENEERS_TASK_RE = "|".join(re.escape(name) for name in BUTENEERS_TASKS) or "(?!)"
-BUTENEERS_COMMON = {
-    k: BUTENEERS[k] for k in ("seed", "methods", "fs_max_seconds") if k in BUTENEERS
-}
+BUTENEERS_TASKS = buteneers_config.tasks(BUTENEERS)
+BUTENEERS_OUTPUTS = [f"{BUTENEERS_DIR}/{name}" for name in buteneers_config.OUTPUTS]
+BUTENEERS_TARGETS = BUTENEERS_OUTPUTS if BUTENEERS else []
 
 
 rule buteneers_task:
     input:
         unpack(
             lambda wc: (
-                {"data": f"results/datasets/prepared/{BUTENEERS_TASKS[wc.task]['dataset']}.npz"}
+                {"data": prepared(BUTENEERS_TASKS[wc.task]["dataset"])}
                 if "dataset" in BUTENEERS_TASKS[wc.task]
                 else {}
             )
@@ -46,15 +32,18 @@ rule buteneers_task:
     benchmark:
         f"{BUTENEERS_DIR}/benchmarks/task_{{task}}.tsv"
     wildcard_constraints:
-        task=BUTENEERS_TASK_RE,
+        # task names are the only values the wildcard can take, so a lookup cannot fail
+        task="|".join(re.escape(name) for name in BUTENEERS_TASKS) or "(?!)",
     conda:
         "../../environment.yml"
     threads: 1
     params:
+        function="rlsbench.studies.buteneers.jobs.task_job",
+        name="{task}",
         task=lambda wc: BUTENEERS_TASKS[wc.task],
-        common=BUTENEERS_COMMON,
+        common=buteneers_config.common(BUTENEERS),
     script:
-        "../scripts/buteneers_task.py"
+        CALL
 
 
 rule buteneers_timing:
@@ -68,10 +57,11 @@ rule buteneers_timing:
         "../../environment.yml"
     threads: 1
     params:
+        function="rlsbench.studies.buteneers.jobs.timing_job",
         timing=BUTENEERS.get("timing", {}),
         seed=BUTENEERS.get("seed", 0),
     script:
-        "../scripts/buteneers_timing.py"
+        CALL
 
 
 rule buteneers_tables:
@@ -93,8 +83,10 @@ rule buteneers_tables:
         f"{BUTENEERS_DIR}/logs/tables.log",
     conda:
         "../../environment.yml"
+    params:
+        function="rlsbench.studies.buteneers.jobs.tables_job",
     script:
-        "../scripts/buteneers_tables.py"
+        CALL
 
 
 rule buteneers_all:
@@ -102,14 +94,17 @@ rule buteneers_all:
         BUTENEERS_TARGETS,
 
 
+# The committed copy of a run (normally the paper run), never refreshed by the run itself.
 rule buteneers_publish:
     input:
-        [f"{BUTENEERS_DIR}/{name}" for name in BUTENEERS_OUTPUTS],
+        sources=BUTENEERS_OUTPUTS,
     output:
-        [f"{BUTENEERS_PUBLISH_DIR}/{name}" for name in BUTENEERS_OUTPUTS],
+        targets=published("buteneers", BUTENEERS_OUTPUTS),
     log:
         f"{BUTENEERS_DIR}/logs/publish.log",
     conda:
         "../../environment.yml"
+    params:
+        function="rlsbench.benchmark.tables.publish",
     script:
-        "../scripts/publish.py"
+        CALL

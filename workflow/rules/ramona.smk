@@ -1,73 +1,25 @@
 # Ramona et al. (2012), kernel Gram-matrix feature selection (issue 7): the toy problems of
 # Fig. 1, the real-data protocol of Section V-B/C (Tables II, IV, VI) and the CPU-time
-# Tables VIII-IX. Library: rlsbench.numerics.kernel; one job per (problem | experiment, kernel, method).
-#   snakemake ramona_all --cores 2                           (embedded default, < 1 min)
-#   snakemake ramona_all --cores 2 --configfile config/paper.yaml
+# Tables VIII-IX.
+# Jobs: one per (toy problem, method), per (real-data experiment, kernel) running all its
+# methods, and per CPU-time axis. Reports: Fig. 1, the real-data curves, paired t-tests and
+# the paper's tables beside ours.
+#   snakemake ramona_all --cores 2                                    (embedded default, < 1 min)
 #   snakemake ramona_publish --cores 1 --configfile config/paper.yaml   (-> results/paper/ramona)
-import rlsbench.studies.ramona.config as ramona_cfg
+from rlsbench.studies.ramona import config as ramona_config
 
+RAMONA = part_section("ramona", ramona_config.check)
 RAMONA_DIR = f"{RUNDIR}/ramona"
-RAMONA_PUBLISH_DIR = "results/paper/ramona"
-
-if part_enabled("ramona"):
-    validate(config["ramona"], "../schemas/ramona.schema.yaml")
-    RAMONA = config["ramona"]
-    # the dataset registry as read by common.smk (config/datasets.yaml)
-    ramona_cfg.check(RAMONA, globals().get("DATASET_REGISTRY"))
-else:
-    RAMONA = {"enabled": False}
-
-# One job per (toy problem, method) and per (experiment, kernel) running all its methods.
-RAMONA_TOY_FILES = ramona_cfg.toy_files(RAMONA, RAMONA_DIR)
-RAMONA_REAL_FILES = ramona_cfg.realdata_files(RAMONA, RAMONA_DIR)
-RAMONA_CPU_AXES = ramona_cfg.cputime_axes(RAMONA)
-
-RAMONA_OUTPUTS = {
-    "toy_rows": f"{RAMONA_DIR}/toy/rows.csv",
-    "toy_summary": f"{RAMONA_DIR}/toy/summary.csv",
-    "toy_figure": f"{RAMONA_DIR}/figures/fig1_toy.png",
-    "real_rows": f"{RAMONA_DIR}/realdata/rows.csv",
-    "real_summary": f"{RAMONA_DIR}/realdata/summary.csv",
-    "real_tests": f"{RAMONA_DIR}/realdata/paired_tests.csv",
-    "real_tests_sas": f"{RAMONA_DIR}/realdata/paired_tests_sas.md",
-    "real_figure": f"{RAMONA_DIR}/figures/realdata_curves.png",
-    "table2": f"{RAMONA_DIR}/tables/table2_usps.md",
-    "table4": f"{RAMONA_DIR}/tables/table4_neumann.md",
-    "table6": f"{RAMONA_DIR}/tables/table6_gmkl.md",
-    "cpu_rows": f"{RAMONA_DIR}/cputime/rows.csv",
-    "table8": f"{RAMONA_DIR}/tables/table8_cputime_N.md",
-    "table9": f"{RAMONA_DIR}/tables/table9_cputime_D.md",
-}
-RAMONA_TARGETS = (
-    (
-        [RAMONA_OUTPUTS[k] for k in ("toy_rows", "toy_summary", "toy_figure")]
-        if RAMONA_TOY_FILES
-        else []
-    )
-    + (
-        [
-            RAMONA_OUTPUTS[k]
-            for k in (
-                "real_rows",
-                "real_summary",
-                "real_tests",
-                "real_tests_sas",
-                "real_figure",
-                "table2",
-                "table4",
-                "table6",
-            )
-        ]
-        if RAMONA_REAL_FILES
-        else []
-    )
-    + ([RAMONA_OUTPUTS[k] for k in ("cpu_rows", "table8", "table9")] if RAMONA_CPU_AXES else [])
-)
+RAMONA_TOY_FILES = ramona_config.toy_files(RAMONA, RAMONA_DIR)
+RAMONA_REAL_FILES = ramona_config.realdata_files(RAMONA, RAMONA_DIR)
+RAMONA_CPU_AXES = ramona_config.cputime_axes(RAMONA)
+RAMONA_OUTPUTS = ramona_config.outputs(RAMONA, RAMONA_DIR)
+RAMONA_TARGETS = ramona_config.targets(RAMONA, RAMONA_DIR)
 
 
 rule ramona_toy:
     output:
-        f"{RAMONA_DIR}/toy/{{problem}}/{{method}}.csv",
+        table=f"{RAMONA_DIR}/toy/{{problem}}/{{method}}.csv",
     log:
         f"{RAMONA_DIR}/logs/toy/{{problem}}/{{method}}.log",
     benchmark:
@@ -79,20 +31,21 @@ rule ramona_toy:
         "../../environment.yml"
     threads: RAMONA.get("threads", 1)
     params:
+        function="rlsbench.studies.ramona.jobs.toy_job",
+        problem="{problem}",
+        method="{method}",
         # the settings of this job only: adding a method must not re-run the others
         toy={k: v for k, v in RAMONA.get("toy", {}).items() if k != "methods"},
         seed=RAMONA.get("seed", 0),
     script:
-        "../scripts/ramona_toy.py"
+        CALL
 
 
 rule ramona_realdata:
     input:
-        data=lambda wc: "results/datasets/prepared/{}.npz".format(
-            ramona_cfg.experiment(RAMONA, wc.experiment)["dataset"]
-        ),
+        data=lambda wc: prepared(ramona_config.experiment(RAMONA, wc.experiment)["dataset"]),
     output:
-        f"{RAMONA_DIR}/realdata/{{experiment}}/{{kernel}}.csv",
+        table=f"{RAMONA_DIR}/realdata/{{experiment}}/{{kernel}}.csv",
     log:
         f"{RAMONA_DIR}/logs/realdata/{{experiment}}/{{kernel}}.log",
     benchmark:
@@ -104,15 +57,18 @@ rule ramona_realdata:
         "../../environment.yml"
     threads: RAMONA.get("threads", 1)
     params:
-        experiment=lambda wc: ramona_cfg.experiment_job(RAMONA, wc.experiment, wc.kernel),
+        function="rlsbench.studies.ramona.jobs.realdata_job",
+        experiment_name="{experiment}",
+        kernel="{kernel}",
+        experiment=lambda wc: ramona_config.experiment_job(RAMONA, wc.experiment, wc.kernel),
         seed=RAMONA.get("seed", 0),
     script:
-        "../scripts/ramona_realdata.py"
+        CALL
 
 
 rule ramona_cputime:
     output:
-        f"{RAMONA_DIR}/cputime/{{axis}}.csv",
+        table=f"{RAMONA_DIR}/cputime/{{axis}}.csv",
     log:
         f"{RAMONA_DIR}/logs/cputime/{{axis}}.log",
     benchmark:
@@ -123,15 +79,17 @@ rule ramona_cputime:
         "../../environment.yml"
     threads: 1
     params:
+        function="rlsbench.studies.ramona.jobs.cputime_job",
+        axis="{axis}",
         cputime=RAMONA.get("cputime"),
         seed=RAMONA.get("seed", 0),
     script:
-        "../scripts/ramona_cputime.py"
+        CALL
 
 
 rule ramona_toy_report:
     input:
-        RAMONA_TOY_FILES,
+        tables=RAMONA_TOY_FILES,
     output:
         rows=RAMONA_OUTPUTS["toy_rows"],
         summary=RAMONA_OUTPUTS["toy_summary"],
@@ -147,13 +105,15 @@ rule ramona_toy_report:
         f"{RAMONA_DIR}/benchmarks/toy_report.tsv"
     conda:
         "../../environment.yml"
+    params:
+        function="rlsbench.studies.ramona.jobs.toy_report_job",
     script:
-        "../scripts/ramona_toy_report.py"
+        CALL
 
 
 rule ramona_realdata_report:
     input:
-        RAMONA_REAL_FILES,
+        tables=RAMONA_REAL_FILES,
     output:
         rows=RAMONA_OUTPUTS["real_rows"],
         summary=RAMONA_OUTPUTS["real_summary"],
@@ -170,19 +130,19 @@ rule ramona_realdata_report:
             category="Ramona et al.",
             subcategory="Real data",
         ),
-        table2=report(
+        table2_md=report(
             RAMONA_OUTPUTS["table2"],
             caption="../report/ramona_tables.rst",
             category="Ramona et al.",
             subcategory="Tables",
         ),
-        table4=report(
+        table4_md=report(
             RAMONA_OUTPUTS["table4"],
             caption="../report/ramona_tables.rst",
             category="Ramona et al.",
             subcategory="Tables",
         ),
-        table6=report(
+        table6_md=report(
             RAMONA_OUTPUTS["table6"],
             caption="../report/ramona_tables.rst",
             category="Ramona et al.",
@@ -195,17 +155,18 @@ rule ramona_realdata_report:
     conda:
         "../../environment.yml"
     params:
+        function="rlsbench.studies.ramona.jobs.realdata_report_job",
         experiments={
-            name: ramona_cfg.experiment(RAMONA, name)
+            name: ramona_config.experiment(RAMONA, name)
             for name in RAMONA.get("realdata", {}).get("experiments", {})
         },
     script:
-        "../scripts/ramona_realdata_report.py"
+        CALL
 
 
 rule ramona_cputime_report:
     input:
-        [f"{RAMONA_DIR}/cputime/{a}.csv" for a in RAMONA_CPU_AXES],
+        tables=[f"{RAMONA_DIR}/cputime/{a}.csv" for a in RAMONA_CPU_AXES],
     output:
         rows=RAMONA_OUTPUTS["cpu_rows"],
         table8=report(
@@ -226,8 +187,10 @@ rule ramona_cputime_report:
         f"{RAMONA_DIR}/benchmarks/cputime_report.tsv"
     conda:
         "../../environment.yml"
+    params:
+        function="rlsbench.studies.ramona.jobs.cputime_report_job",
     script:
-        "../scripts/ramona_cputime_report.py"
+        CALL
 
 
 rule ramona_all:
@@ -235,16 +198,17 @@ rule ramona_all:
         RAMONA_TARGETS,
 
 
-# The committed copy of a run (normally the paper run), never refreshed by the run itself:
-#   snakemake ramona_publish --cores 1 --configfile config/paper.yaml
+# The committed copy of a run (normally the paper run), never refreshed by the run itself.
 rule ramona_publish:
     input:
-        RAMONA_TARGETS,
+        sources=RAMONA_TARGETS,
     output:
-        [p.replace(RAMONA_DIR, RAMONA_PUBLISH_DIR, 1) for p in RAMONA_TARGETS],
+        targets=published("ramona", RAMONA_TARGETS),
     log:
         f"{RAMONA_DIR}/logs/publish.log",
     conda:
         "../../environment.yml"
+    params:
+        function="rlsbench.benchmark.tables.publish",
     script:
-        "../scripts/publish.py"
+        CALL

@@ -1,12 +1,15 @@
-# Runtime scaling study (issue 5): Pahikkala et al. (2010), Section 4.1, Figs. 1-3, against
+# The runtime scaling study (issue 5): Pahikkala et al. (2010), Section 4.1, Figs. 1-3, against
 # the wrappers and scikit-learn's SequentialFeatureSelector.
-#
-# Each timing point (method, threads, m, n, k) is one job, benchmarked by Snakemake with
+# Jobs: each timing point (method, threads, m, n, k) is one job, benchmarked by Snakemake with
 # `repeat(..., repeats)`. A point depends on the next smaller point of its sweep: from that
 # point's measured time and the method's known exponent the job predicts its own time and is
 # recorded as skipped, with the reason, when the prediction exceeds `budget.point_s`; a hard
 # limit `budget.timeout_s` stops a run that overshoots anyway (then all larger points skip).
 # Threads: the wildcard `t1` is the single-threaded variant, `t2`, `t4`, ... multi-threaded.
+# Reports: points.csv, the selection agreement check, exponent/speed-up tables, figures.
+#   snakemake scaling_all --cores 2
+#   snakemake scaling_publish --cores 2 --configfile config/paper.yaml   (-> results/paper/scaling)
+from rlsbench.studies.scaling import config as scaling_config
 from rlsbench.studies.scaling.experiment import (
     SCALING_METHODS,
     job_params,
@@ -14,41 +17,13 @@ from rlsbench.studies.scaling.experiment import (
     previous_input,
 )
 
+SCALING = part_section("scaling", scaling_config.check)
 SCALING_DIR = f"{RUNDIR}/scaling"
-SCALING_PUBLISH_DIR = "results/paper/scaling"
-
-if part_enabled("scaling"):
-    validate(config["scaling"], "../schemas/scaling.schema.yaml")
-    SCALING = config["scaling"]
-    SCALING_POINTS = plan_points(SCALING)
-else:
-    SCALING = {"sweeps": {}, "repeats": 1}
-    SCALING_POINTS = {}
-
+SCALING_POINTS = plan_points(SCALING) if SCALING else {}
 SCALING_POINT_STEM = "{method}/t{threads}/m{m}_n{n}_k{k}"
-SCALING_FIGURES = [
-    f"{SCALING_DIR}/figures/{sweep}_{scale}.png"
-    for sweep, spec in SCALING["sweeps"].items()
-    for scale in spec.get("figures", ["log"])
-]
-SCALING_TABLES = {
-    name: f"{SCALING_DIR}/tables/{name.replace('_csv', '.csv').replace('_md', '.md')}"
-    for name in (
-        "exponents_csv",
-        "exponents_md",
-        "speedups_csv",
-        "speedups_md",
-        "timings_csv",
-        "timings_md",
-        "paper_csv",
-        "paper_md",
-    )
-}
-SCALING_TARGETS = (
-    [*SCALING_FIGURES, *SCALING_TABLES.values(), f"{SCALING_DIR}/tables/agreement.md"]
-    if part_enabled("scaling")
-    else []
-)
+SCALING_TABLES = scaling_config.tables(SCALING_DIR)
+SCALING_TARGETS = scaling_config.outputs(SCALING, SCALING_DIR) if SCALING else []
+SCALING_PUBLISHED = scaling_config.published(SCALING, SCALING_DIR)
 
 
 rule scaling_point:
@@ -59,7 +34,7 @@ rule scaling_point:
     log:
         f"{SCALING_DIR}/logs/points/{SCALING_POINT_STEM}.log",
     benchmark:
-        repeat(f"{SCALING_DIR}/benchmarks/{SCALING_POINT_STEM}.tsv", SCALING["repeats"])
+        repeat(f"{SCALING_DIR}/benchmarks/{SCALING_POINT_STEM}.tsv", SCALING.get("repeats", 1))
     wildcard_constraints:
         method="|".join(SCALING_METHODS),
         threads=r"\d+",
@@ -69,18 +44,19 @@ rule scaling_point:
     conda:
         "../../environment.yml"
     # exclusive: the job reserves every core so that no other job disturbs its timing; it
-    # still uses only its wildcard's thread count (capped in the script).
+    # still uses only its wildcard's thread count (capped in the job).
     threads: lambda wc: workflow.cores if SCALING.get("exclusive", False) else int(wc.threads)
     params:
+        function="rlsbench.studies.scaling.jobs.point_job",
         point=lambda wc: job_params(SCALING_POINTS, wc),
-        cfg=lambda wc: {
+        settings=lambda wc: {
             "alpha": SCALING["alpha"],
             "seed": SCALING["seed"],
             "budget": SCALING["budget"],
             "methods": {wc.method: SCALING["methods"][wc.method]},
         },
     script:
-        "../scripts/scaling_point.py"
+        CALL
 
 
 rule scaling_collect:
@@ -89,7 +65,7 @@ rule scaling_collect:
         benchmarks=[f"{SCALING_DIR}/benchmarks/{key}.tsv" for key in SCALING_POINTS],
     output:
         points=f"{SCALING_DIR}/tables/points.csv",
-        provenance=f"{SCALING_DIR}/tables/provenance.json",
+        provenance_json=f"{SCALING_DIR}/tables/provenance.json",
     log:
         f"{SCALING_DIR}/logs/collect.log",
     benchmark:
@@ -97,10 +73,11 @@ rule scaling_collect:
     conda:
         "../../environment.yml"
     params:
+        function="rlsbench.studies.scaling.jobs.collect_job",
         sweeps_of={key: list(point.sweeps) for key, point in SCALING_POINTS.items()},
-        seed=SCALING.get("seed"),
+        section=SCALING,
     script:
-        "../scripts/scaling_collect.py"
+        CALL
 
 
 rule scaling_agreement:
@@ -121,9 +98,10 @@ rule scaling_agreement:
     conda:
         "../../environment.yml"
     params:
+        function="rlsbench.studies.scaling.jobs.agreement_job",
         excluded=[n for n, m in SCALING_METHODS.items() if not m.comparable],
     script:
-        "../scripts/scaling_agreement.py"
+        CALL
 
 
 rule scaling_tables:
@@ -161,9 +139,10 @@ rule scaling_tables:
     conda:
         "../../environment.yml"
     params:
-        cfg=SCALING,
+        function="rlsbench.studies.scaling.jobs.tables_job",
+        settings=SCALING,
     script:
-        "../scripts/scaling_tables.py"
+        CALL
 
 
 rule scaling_figure:
@@ -171,7 +150,7 @@ rule scaling_figure:
         points=rules.scaling_collect.output.points,
         agreement=rules.scaling_agreement.output.csv,
     output:
-        report(
+        figure=report(
             f"{SCALING_DIR}/figures/{{sweep}}_{{scale}}.png",
             caption="../report/scaling_figure.rst",
             category="Scaling",
@@ -183,15 +162,18 @@ rule scaling_figure:
     benchmark:
         f"{SCALING_DIR}/benchmarks/figure_{{sweep}}_{{scale}}.tsv"
     wildcard_constraints:
-        sweep="|".join(SCALING["sweeps"]) or "(?!)",
+        sweep="|".join(SCALING.get("sweeps", {})) or "(?!)",
         scale="linear|log",
     conda:
         "../../environment.yml"
     params:
-        cfg=SCALING,
+        function="rlsbench.studies.scaling.jobs.figure_job",
+        sweep="{sweep}",
+        scale="{scale}",
+        settings=SCALING,
         labels={name: m.label for name, m in SCALING_METHODS.items()},
     script:
-        "../scripts/scaling_figure.py"
+        CALL
 
 
 rule scaling_all:
@@ -199,26 +181,17 @@ rule scaling_all:
         SCALING_TARGETS,
 
 
-# The committed copy of a run (normally: --configfile config/paper.yaml), never refreshed by
-# the run itself: `snakemake scaling_publish --configfile config/paper.yaml --cores 2`.
-SCALING_PUBLISHED = [
-    *SCALING_FIGURES,
-    *SCALING_TABLES.values(),
-    f"{SCALING_DIR}/tables/agreement.csv",
-    f"{SCALING_DIR}/tables/agreement.md",
-    f"{SCALING_DIR}/tables/points.csv",
-    f"{SCALING_DIR}/tables/provenance.json",
-]
-
-
+# The committed copy of a run (normally the paper run), never refreshed by the run itself.
 rule scaling_publish:
     input:
-        SCALING_PUBLISHED,
+        sources=SCALING_PUBLISHED,
     output:
-        [path.replace(SCALING_DIR, SCALING_PUBLISH_DIR, 1) for path in SCALING_PUBLISHED],
+        targets=published("scaling", SCALING_PUBLISHED),
     log:
         f"{SCALING_DIR}/logs/publish.log",
     conda:
         "../../environment.yml"
+    params:
+        function="rlsbench.benchmark.tables.publish",
     script:
-        "../scripts/publish.py"
+        CALL

@@ -1,42 +1,24 @@
 # Sun & Yao (2006), issue 8: forward regression by marginal likelihood against the original RVM
 # (Tipping 2001) and the fast RVM (Tipping & Faul 2003).
-#
-#   sunyao_hyper       5-fold CV on a ≤1000-example subset: (r, λ, k_max) of Forward, r of each RVM
-#   sunyao_table1_runs one dataset × method over the random train/test splits (Table 1)
-#   sunyao_table1      MSE ± std (basis vectors) beside the paper's values, paired t-tests
-#   sunyao_fig1_runs   one method over growing training sets, stopped at the time/memory budget
-#   sunyao_fig1        training time and test NMSE against the training size (Fig. 1)
-#   sunyao_publish     copy of a run (normally config/paper.yaml) into results/paper/sunyao/
+# Jobs: sunyao_hyper (5-fold CV on a ≤1000-example subset: (r, λ, k_max) of Forward, r of each
+# RVM), sunyao_table1_runs (one dataset × method over the random train/test splits),
+# sunyao_fig1_runs (one method over growing training sets, stopped at the time/memory budget).
+# Reports: sunyao_table1 (MSE ± std (basis vectors) beside the paper's values, paired t-tests),
+# sunyao_fig1 (training time and test NMSE against the training size).
 # Datasets: `source: prepared` reads results/datasets/prepared/{name}.npz (rule `prepare`);
 # `source: sinc` generates Tipping's sinc data in the job (no download).
+#   snakemake sunyao_all --cores 2
+#   snakemake sunyao_publish --cores 2 --configfile config/paper.yaml  (-> results/paper/sunyao)
+from rlsbench.studies.sunyao import config as sunyao_config
+from rlsbench.studies.sunyao.experiments import METHODS as SUNYAO_METHODS
 
+SUNYAO = part_section("sunyao", sunyao_config.check)
 SUNYAO_DIR = f"{RUNDIR}/sunyao"
-SUNYAO_PUBLISH_DIR = "results/paper/sunyao"
-SUNYAO_METHODS = ["forward", "rvm_old", "rvm_new"]
-
-if part_enabled("sunyao"):
-    validate(config["sunyao"], "../schemas/sunyao.schema.yaml")
-    SUNYAO = config["sunyao"]
-else:
-    SUNYAO = {"table1": {"datasets": []}}
-
-SUNYAO_T1 = dict(SUNYAO.get("table1") or {"datasets": []})
-SUNYAO_T1["datasets"] = {entry["name"]: entry for entry in SUNYAO_T1["datasets"]}
-SUNYAO_F1 = SUNYAO.get("fig1") if (SUNYAO.get("fig1") or {}).get("enabled", True) else None
-
-SUNYAO_T1_OUT = [
-    f"{SUNYAO_DIR}/table1/{name}" for name in ("table1.md", "table1.csv", "splits.csv")
-]
-SUNYAO_F1_OUT = (
-    [f"{SUNYAO_DIR}/fig1/{name}" for name in ("fig1.png", "fig1.md", "fig1.csv")]
-    if SUNYAO_F1
-    else []
-)
-SUNYAO_TARGETS = (
-    [*(SUNYAO_T1_OUT if SUNYAO_T1["datasets"] else []), *SUNYAO_F1_OUT]
-    if part_enabled("sunyao")
-    else []
-)
+SUNYAO_T1 = sunyao_config.table1(SUNYAO)
+SUNYAO_F1 = sunyao_config.fig1(SUNYAO)
+SUNYAO_OUTPUTS = sunyao_config.outputs(SUNYAO, SUNYAO_DIR)
+SUNYAO_TARGETS = sunyao_config.targets(SUNYAO, SUNYAO_DIR)
+SUNYAO_PUBLISHED = sunyao_config.published(SUNYAO, SUNYAO_DIR)
 
 
 wildcard_constraints:
@@ -46,9 +28,15 @@ wildcard_constraints:
 
 rule sunyao_hyper:
     input:
-        unpack(sunyao_hyper_data),
+        unpack(
+            lambda wc: (
+                {"data": prepared(wc.sy_dataset)}
+                if sunyao_config.needs_file(SUNYAO, wc.sy_study, wc.sy_dataset)
+                else {}
+            )
+        ),
     output:
-        f"{SUNYAO_DIR}/hyper/{{sy_study}}/{{sy_dataset}}.json",
+        hyper=f"{SUNYAO_DIR}/hyper/{{sy_study}}/{{sy_dataset}}.json",
     log:
         f"{SUNYAO_DIR}/logs/hyper/{{sy_study}}/{{sy_dataset}}.log",
     benchmark:
@@ -57,21 +45,29 @@ rule sunyao_hyper:
         "../../environment.yml"
     threads: SUNYAO.get("threads", 1)
     params:
-        entry=lambda wc: sunyao_entry(wc.sy_study, wc.sy_dataset),
-        cv=lambda wc: sunyao_cv(wc.sy_study),
+        function="rlsbench.studies.sunyao.jobs.hyper_job",
+        dataset="{sy_dataset}",
+        entry=lambda wc: sunyao_config.entry(SUNYAO, wc.sy_study, wc.sy_dataset),
+        cv=lambda wc: sunyao_config.cv(SUNYAO, wc.sy_study),
         rvm=SUNYAO.get("rvm"),
         sigma2=SUNYAO.get("sigma2"),
         seed=SUNYAO.get("seed"),
     script:
-        "../scripts/sunyao_hyper.py"
+        CALL
 
 
 rule sunyao_table1_runs:
     input:
-        unpack(sunyao_table1_data),
+        unpack(
+            lambda wc: (
+                {"data": prepared(wc.sy_dataset)}
+                if sunyao_config.needs_file(SUNYAO, "table1", wc.sy_dataset)
+                else {}
+            )
+        ),
         hyper=f"{SUNYAO_DIR}/hyper/table1/{{sy_dataset}}.json",
     output:
-        f"{SUNYAO_DIR}/table1/runs/{{sy_dataset}}/{{sy_method}}.csv",
+        table=f"{SUNYAO_DIR}/table1/runs/{{sy_dataset}}/{{sy_method}}.csv",
     log:
         f"{SUNYAO_DIR}/logs/table1/{{sy_dataset}}/{{sy_method}}.log",
     benchmark:
@@ -80,14 +76,16 @@ rule sunyao_table1_runs:
         "../../environment.yml"
     threads: SUNYAO.get("threads", 1)
     params:
-        study="table1",
-        entry=lambda wc: sunyao_entry("table1", wc.sy_dataset),
+        function="rlsbench.studies.sunyao.jobs.table1_runs_job",
+        dataset="{sy_dataset}",
+        method="{sy_method}",
+        entry=lambda wc: sunyao_config.entry(SUNYAO, "table1", wc.sy_dataset),
         n_splits=SUNYAO_T1.get("n_splits"),
         rvm=SUNYAO.get("rvm"),
         sigma2=SUNYAO.get("sigma2"),
         seed=SUNYAO.get("seed"),
     script:
-        "../scripts/sunyao_table1_runs.py"
+        CALL
 
 
 rule sunyao_table1:
@@ -114,17 +112,23 @@ rule sunyao_table1:
     conda:
         "../../environment.yml"
     params:
-        shapes={d: [None, e["n_train"], e["n_test"]] for d, e in SUNYAO_T1["datasets"].items()},
+        function="rlsbench.studies.sunyao.jobs.table1_job",
     script:
-        "../scripts/sunyao_table1.py"
+        CALL
 
 
 rule sunyao_fig1_runs:
     input:
-        unpack(sunyao_fig1_data),
+        unpack(
+            lambda wc: (
+                {"data": prepared(SUNYAO_F1["dataset"])}
+                if sunyao_config.needs_file(SUNYAO, "fig1", SUNYAO_F1["dataset"])
+                else {}
+            )
+        ),
         hyper=lambda wc: f"{SUNYAO_DIR}/hyper/fig1/{SUNYAO_F1['dataset']}.json",
     output:
-        f"{SUNYAO_DIR}/fig1/runs/{{sy_method}}.csv",
+        table=f"{SUNYAO_DIR}/fig1/runs/{{sy_method}}.csv",
     log:
         f"{SUNYAO_DIR}/logs/fig1/{{sy_method}}.log",
     benchmark:
@@ -135,13 +139,14 @@ rule sunyao_fig1_runs:
     resources:
         mem_mb=lambda wc: 500 + (SUNYAO_F1 or {}).get("memory_budget_mb", 0),
     params:
-        study="fig1",
+        function="rlsbench.studies.sunyao.jobs.fig1_runs_job",
+        method="{sy_method}",
         entry=SUNYAO_F1,
         rvm=SUNYAO.get("rvm"),
         sigma2=SUNYAO.get("sigma2"),
         seed=SUNYAO.get("seed"),
     script:
-        "../scripts/sunyao_fig1_runs.py"
+        CALL
 
 
 rule sunyao_fig1:
@@ -168,9 +173,10 @@ rule sunyao_fig1:
     conda:
         "../../environment.yml"
     params:
+        function="rlsbench.studies.sunyao.jobs.fig1_job",
         entry=SUNYAO_F1,
     script:
-        "../scripts/sunyao_fig1.py"
+        CALL
 
 
 rule sunyao_all:
@@ -178,24 +184,17 @@ rule sunyao_all:
         SUNYAO_TARGETS,
 
 
-# The committed copy of a run, never refreshed by the run itself:
-#   snakemake sunyao_publish --configfile config/paper.yaml --cores 2
-SUNYAO_PUBLISHED = [
-    *(SUNYAO_T1_OUT if SUNYAO_T1["datasets"] else []),
-    *SUNYAO_F1_OUT,
-    *[f"{SUNYAO_DIR}/hyper/table1/{d}.json" for d in SUNYAO_T1["datasets"]],
-    *([f"{SUNYAO_DIR}/hyper/fig1/{SUNYAO_F1['dataset']}.json"] if SUNYAO_F1 else []),
-]
-
-
+# The committed copy of a run (normally the paper run), never refreshed by the run itself.
 rule sunyao_publish:
     input:
-        SUNYAO_PUBLISHED,
+        sources=SUNYAO_PUBLISHED,
     output:
-        [path.replace(SUNYAO_DIR, SUNYAO_PUBLISH_DIR, 1) for path in SUNYAO_PUBLISHED],
+        targets=published("sunyao", SUNYAO_PUBLISHED),
     log:
         f"{SUNYAO_DIR}/logs/publish.log",
     conda:
         "../../environment.yml"
+    params:
+        function="rlsbench.benchmark.tables.publish",
     script:
-        "../scripts/publish.py"
+        CALL

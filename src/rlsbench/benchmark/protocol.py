@@ -10,7 +10,7 @@ For one dataset, one selection method and one cross-validation fold:
    estimate on the training split, the feature chosen, λ and the elapsed time.
 
 Everything here takes arrays and returns arrays or plain records; the Snakemake rules
-(``workflow/rules/select.smk``) only call :func:`run_alpha_job` and :func:`run_select_job`.
+(``workflow/rules/main.smk``) only call :func:`alpha_job` and :func:`select_job`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import logging
 import math
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,6 +25,7 @@ from sklearn.model_selection import KFold, StratifiedKFold
 from sklearn.preprocessing import StandardScaler
 
 from rlsbench.benchmark.provenance import provenance
+from rlsbench.benchmark.timing import Stopwatch
 
 log = logging.getLogger(__name__)
 
@@ -328,9 +328,9 @@ def run_alpha_job(dataset, fold, main):
 
     X_train, Y_train, _, _ = _fold_data(dataset, fold, main)
     grid = alpha_grid(main["alphas"])
-    start = time.perf_counter()
-    alpha = choose_alpha(X_train, Y_train, grid, bias=main["bias"], criterion=main["criterion"])
-    elapsed = time.perf_counter() - start
+    with Stopwatch() as clock:
+        alpha = choose_alpha(X_train, Y_train, grid, bias=main["bias"], criterion=main["criterion"])
+    elapsed = clock.wall_s
     index = int(np.flatnonzero(grid == alpha)[0])
     return {"alpha": float(alpha), "alpha_index": index, "alpha_time_s": elapsed}
 
@@ -342,7 +342,7 @@ def run_select_job(dataset, method_name, fold, seed, alpha_record, main, *, n_jo
     ----------
     dataset : rlsbench.benchmark.datasets.Dataset
     method_name : str
-        A name in :data:`rlsbench.benchmark.methods.METHODS`.
+        A method name (:func:`rlsbench.benchmark.methods.get_method`).
     fold : int
         0-based fold index of the seeded K-fold split.
     seed : int
@@ -407,23 +407,23 @@ def run_select_job(dataset, method_name, fold, seed, alpha_record, main, *, n_jo
     # the budget check comes first: a skipped job never touches the data
     X_train, Y_train, X_test, Y_test = _fold_data(dataset, fold, main)
 
-    start = time.perf_counter()
-    path = method.run(
-        X_train,
-        Y_train,
-        alpha=alpha_record["alpha"],
-        k=k,
-        criterion=main["criterion"],
-        bias=main["bias"],
-        seed=int(seed),
-        n_jobs=n_jobs,
-    )
-    fit_time = time.perf_counter() - start
+    with Stopwatch() as clock:
+        path = method.run(
+            X_train,
+            Y_train,
+            alpha=alpha_record["alpha"],
+            k=k,
+            criterion=main["criterion"],
+            bias=main["bias"],
+            seed=int(seed),
+            n_jobs=n_jobs,
+        )
+    fit_time = clock.wall_s
     steps = path.n_steps
     if steps != k:
         raise RuntimeError(f"{method_name} returned {steps} steps, asked for k={k}")
 
-    start = time.perf_counter()
+    clock = Stopwatch().start()
     test_acc, test_mse = scores(path.decision_path(X_test), Y_test, dataset.task)
     loo_acc = np.empty(steps)
     loo_mse = np.empty(steps)
@@ -434,7 +434,7 @@ def run_select_job(dataset, method_name, fold, seed, alpha_record, main, *, n_jo
     ):
         acc, mse = scores(loo[None], Y_train, dataset.task)
         loo_acc[s], loo_mse[s] = acc[0], mse[0]
-    score_time = time.perf_counter() - start
+    score_time = clock.stop().wall_s
 
     elapsed = np.asarray(path.info.get("elapsed_s", np.full(steps, np.nan)), dtype=float)
     names = getattr(dataset, "feature_names", None)
@@ -476,7 +476,7 @@ def alpha_record_json(record) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# Snakemake entry points (workflow/rules/select.smk): file in, file out, atomically.
+# Snakemake entry points (workflow/rules/main.smk): file in, file out, atomically.
 # ---------------------------------------------------------------------------------------------
 #: Keys of the ``main`` section a selection job depends on (its provenance hash covers these).
 JOB_KEYS = (

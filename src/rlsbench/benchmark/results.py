@@ -1,19 +1,26 @@
-"""Tidy result tables: one row per (dataset, method, fold, seed, k), written once, never edited.
+"""Tidy result tables of the protocol: one row per (dataset, method, fold, seed, k), written
+once, never edited.
 
-Per-job tables are merged into ``steps.csv``; the summary (accuracy at chosen k, runtimes per
-method) is derived from it and written as CSV, Markdown and LaTeX (booktabs). Rows are sorted
-and floats written in their shortest round-trip form, so the same config gives byte-identical
-tables apart from the timing columns (:data:`rlsbench.benchmark.protocol.TIMING_COLUMNS`).
+Per-job tables are merged into ``steps.csv``; the curves (mean ± sd per k), the summary
+(accuracy at chosen k, runtimes per method, as CSV, Markdown and LaTeX) and the jobs' run
+times are derived from it. Rows are sorted and floats written in their shortest round-trip
+form, so the same config gives byte-identical tables apart from the timing columns
+(:data:`rlsbench.benchmark.protocol.TIMING_COLUMNS`). The ``*_job`` functions are what the
+workflow's rules run (file in, file out).
 """
 
 from __future__ import annotations
 
+import logging
+import os
 import re
 
 import numpy as np
 import pandas as pd
 
-from rlsbench.benchmark._io import atomic_path, atomic_write_text
+from rlsbench.benchmark.tables import write_csv, write_csv_md_tex
+
+log = logging.getLogger(__name__)
 
 #: Leading columns of every step table, in this order; provenance and the rest follow.
 ID_COLUMNS = ["dataset", "task", "method", "fold", "seed", "k", "status", "reason"]
@@ -30,8 +37,7 @@ def write_table(rows, path):
     """
     frame = pd.DataFrame(rows)
     frame = frame[[c for c in ID_COLUMNS if c in frame] + [c for c in frame if c not in ID_COLUMNS]]
-    with atomic_path(path) as tmp:
-        frame.to_csv(tmp, index=False)
+    write_csv(frame, path)
 
 
 def read_tables(paths):
@@ -57,8 +63,7 @@ def read_tables(paths):
 def merge_tables(paths, out):
     """Merge per-job tables into ``out`` (CSV), atomically."""
     frame = read_tables(paths)
-    with atomic_path(out) as tmp:
-        frame.to_csv(tmp, index=False)
+    write_csv(frame, out)
     return frame
 
 
@@ -144,28 +149,11 @@ def summary_table(frame, report_k):
     return table[order].astype(object).fillna("")
 
 
-def write_summary(table, csv_path, md_path, tex_path, *, caption=""):
-    """Write the summary as CSV, Markdown (pipe table) and LaTeX (booktabs), atomically."""
-    with atomic_path(csv_path) as tmp:
-        table.to_csv(tmp, index=False)
-    atomic_write_text(md_path, table.to_markdown(index=False, disable_numparse=True) + "\n")
-    latex = table.to_latex(index=False, escape=True, caption=caption or None, label="tab:main")
-    if "\\toprule" not in latex:
-        raise RuntimeError("pandas did not write a booktabs table")
-    atomic_write_text(tex_path, latex.replace("±", "$\\pm$"))
-
-
 def read_step_table(path):
     """Read a merged step table written by :func:`merge_tables`."""
     frame = pd.read_csv(path, keep_default_na=False, na_values=[""])
     frame["reason"] = frame["reason"].fillna("")
     return frame
-
-
-def write_csv(frame, path):
-    """Write a frame as CSV without its index, atomically."""
-    with atomic_path(path) as tmp:
-        frame.to_csv(tmp, index=False)
 
 
 def curves_table(frame):
@@ -206,8 +194,6 @@ def runtime_table(benchmark_paths, prefix):
         ``all`` row with the total job seconds and the span from the first job's start to the
         last job's end (end = benchmark file time, start = end − s).
     """
-    import os
-
     rows = []
     for path in benchmark_paths:
         parts = str(path)[len(prefix) :].split("/")
@@ -252,58 +238,38 @@ def runtime_table(benchmark_paths, prefix):
     return pd.concat([table, total], ignore_index=True).round(3)
 
 
-def publish(sources, targets, log_path):
-    """Copy a run's tables and figures to the committed location, atomically per file."""
-    import shutil
-
-    with open(log_path, "w") as log:
-        for src, dst in zip(sources, targets, strict=True):
-            with atomic_path(dst) as tmp:
-                shutil.copyfile(src, tmp)
-            print(f"{src} -> {dst}", file=log)
+# ---------------------------------------------------------------------------------------------
+# Jobs of the workflow (workflow/rules/main.smk): files in, files out
+# ---------------------------------------------------------------------------------------------
+def aggregate_job(tables, steps):
+    """Merge the per-job tables (list of paths) into the step table ``steps``."""
+    frame = merge_tables(tables, steps)
+    log.info("merged %d job tables, %d rows", len(tables), len(frame))
 
 
-def paper_checks(frame, report_k, *, method="greedy_rls", baseline="random"):
-    """The greedy RLS paper's two findings, measured on a run, one row per dataset.
+def curves_job(steps, curves):
+    """Write the curves table (:func:`curves_table`) of the step table ``steps``."""
+    table = curves_table(read_step_table(steps))
+    write_csv(table, curves)
+    log.info("%d rows", len(table))
 
-    * Section 4.2: ``method`` above ``baseline`` at small k — mean test accuracy difference
-      (method − baseline) at each k in ``report_k``;
-    * Section 4.3: LOO over-optimism — mean over k of (LOO accuracy on the training split −
-      test accuracy) of ``method``, and its largest value over k.
 
-    Returns
-    -------
-    pandas.DataFrame
-        Columns: dataset, n_train, n_features, ``<method> − <baseline> at k=…``,
-        ``LOO − test (mean over k)``, ``LOO − test (max over k)``; classification sets only.
-    """
-    ok = frame[(frame["status"] == "ok") & (frame["task"] != "regression")]
-    rows = []
-    for dataset, data in ok.groupby("dataset", sort=True):
-        curve = data.groupby(["method", "k"])[["test_accuracy", "loo_accuracy"]].mean()
-        row = {
-            "dataset": dataset,
-            "n_train": int(data["n_train"].median()),
-            "n_features": int(data["n_features"].iloc[0]),
-        }
-        methods = set(curve.index.get_level_values(0))
-        for k in report_k:
-            key = f"{method} − {baseline} at k={k}"
-            if (
-                {method, baseline} <= methods
-                and (method, k) in curve.index
-                and (baseline, k) in curve.index
-            ):
-                diff = (
-                    curve.loc[(method, k), "test_accuracy"]
-                    - curve.loc[(baseline, k), "test_accuracy"]
-                )
-                row[key] = f"{diff:+.3f}"
-            else:
-                row[key] = ""
-        if method in methods:
-            gap = curve.loc[method, "loo_accuracy"] - curve.loc[method, "test_accuracy"]
-            row["LOO − test (mean over k)"] = f"{gap.mean():+.3f}"
-            row["LOO − test (max over k)"] = f"{gap.max():+.3f}"
-        rows.append(row)
-    return pd.DataFrame(rows).astype(object).fillna("")
+def summary_job(steps, csv, md, tex, *, report_k):
+    """Write the summary (:func:`summary_table`) as CSV, Markdown and LaTeX."""
+    table = summary_table(read_step_table(steps), report_k)
+    write_csv_md_tex(
+        table,
+        csv,
+        md,
+        tex,
+        caption="Test performance (mean ± sd over folds) at chosen k, and run times per method.",
+        label="tab:main",
+    )
+    log.info("\n%s", table.to_string(index=False))
+
+
+def runtime_job(benchmarks, runtime, *, prefix):
+    """Write the run-time table (:func:`runtime_table`) of the jobs' benchmark files."""
+    table = runtime_table(benchmarks, prefix)
+    write_csv(table, runtime)
+    log.info("\n%s", table.to_string(index=False))

@@ -5,7 +5,7 @@ The eigen variant.
 
 from __future__ import annotations
 
-from rlsbench.benchmark.methods import Method, register
+from rlsbench.benchmark.methods import Method
 from rlsbench.numerics.ridgecv.ffs_bfs import run_for_protocol
 
 
@@ -14,23 +14,21 @@ def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
     return run_for_protocol(X, y, k=k, bias=bias, seed=seed, direction="backward")
 
 
-register(
-    Method(
-        name="bfs",
-        run=run,
-        description=(
-            "Buteneers et al. backward elimination, 10-fold CV λ per candidate set "
-            "(eigen + Sherman-Morrison)"
-        ),
-        own_alpha=True,
-        # Section 3.1: covariances O(N²M), then BFS runs down from N to 1 feature; step at size s
-        # costs O(R K s³) (Sherman-Morrison limit for s candidates and R λ): Σ_s 2RK s³ of matrix
-        # products, R = 50, K = 10
-        tags={
-            "flops": lambda m, n, k, t: (
-                2.0 * m * n * n + sum(1000.0 * s**3 * t + 90.0 * s**3 for s in range(1, n + 1))
-            )
-        },
-        memory_bytes=lambda m, n, k: 8 * (m * n + 4 * 10 * (n + 1) ** 2 + 3 * 50 * n * n),
-    )
+method = Method(
+    name="bfs",
+    run=run,
+    description=(
+        "Buteneers et al. backward elimination, 10-fold CV λ per candidate set "
+        "(eigen + Sherman-Morrison)"
+    ),
+    own_alpha=True,
+    # Section 3.1: covariances O(N²M), then BFS runs down from N to 1 feature; step at size s
+    # costs O(R K s³) (Sherman-Morrison limit for s candidates and R λ): Σ_s 2RK s³ of matrix
+    # products, R = 50, K = 10
+    tags={
+        "flops": lambda m, n, k, t: (
+            2.0 * m * n * n + sum(1000.0 * s**3 * t + 90.0 * s**3 for s in range(1, n + 1))
+        )
+    },
+    memory_bytes=lambda m, n, k: 8 * (m * n + 4 * 10 * (n + 1) ** 2 + 3 * 50 * n * n),
 )

@@ -5,7 +5,7 @@ The eigen variant.
 
 from __future__ import annotations
 
-from rlsbench.benchmark.methods import Method, register
+from rlsbench.benchmark.methods import Method
 from rlsbench.numerics.ridgecv.ffs_bfs import run_for_protocol
 
 
@@ -14,24 +14,21 @@ def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
     return run_for_protocol(X, y, k=k, bias=bias, seed=seed, direction="forward")
 
 
-register(
-    Method(
-        name="ffs",
-        run=run,
-        description=(
-            "Buteneers et al. forward selection, 10-fold CV λ per candidate set "
-            "(eigen + rank-2 update)"
-        ),
-        own_alpha=True,
-        # Section 3.2: covariances O(N²M), then per step s one eigendecomposition per fold and
-        # R·K·(N−s) rank-2 updates of O(s²): Σ_s (9K s³ + 2RK(N−s)s²),
-        # with R = 50, K = 10 (t outputs)
-        tags={
-            "flops": lambda m, n, k, t: (
-                2.0 * m * n * n + sum(90.0 * s**3 + 1000.0 * (n - s) * s * s * t for s in range(k))
-            )
-        },
-        # 4 fold matrices (K, N, N) plus R×N×N work arrays
-        memory_bytes=lambda m, n, k: 8 * (m * n + 4 * 10 * (n + 1) ** 2 + 3 * 50 * n * n),
-    )
+method = Method(
+    name="ffs",
+    run=run,
+    description=(
+        "Buteneers et al. forward selection, 10-fold CV λ per candidate set (eigen + rank-2 update)"
+    ),
+    own_alpha=True,
+    # Section 3.2: covariances O(N²M), then per step s one eigendecomposition per fold and
+    # R·K·(N−s) rank-2 updates of O(s²): Σ_s (9K s³ + 2RK(N−s)s²),
+    # with R = 50, K = 10 (t outputs)
+    tags={
+        "flops": lambda m, n, k, t: (
+            2.0 * m * n * n + sum(90.0 * s**3 + 1000.0 * (n - s) * s * s * t for s in range(k))
+        )
+    },
+    # 4 fold matrices (K, N, N) plus R×N×N work arrays
+    memory_bytes=lambda m, n, k: 8 * (m * n + 4 * 10 * (n + 1) ** 2 + 3 * 50 * n * n),
 )

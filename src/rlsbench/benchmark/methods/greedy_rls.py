@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rlsbench.benchmark.methods import Method, register
+from rlsbench.benchmark.methods import Method
 from rlsbench.numerics.selection import greedy_rls
 
 
@@ -11,10 +11,8 @@ def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
     return greedy_rls(X, y, k, alpha, bias=bias, criterion=criterion, n_jobs=n_jobs)
 
 
-register(
-    Method(
-        name="greedy_rls",
-        run=run,
-        description="greedy RLS (Pahikkala et al. Alg. 3), LOO forward selection in O(kmn)",
-    )
+method = Method(
+    name="greedy_rls",
+    run=run,
+    description="greedy RLS (Pahikkala et al. Alg. 3), LOO forward selection in O(kmn)",
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rlsbench.benchmark.methods import Method, register
+from rlsbench.benchmark.methods import Method
 from rlsbench.numerics.selection import lowrank_lssvm, memory_bytes
 
 
@@ -11,11 +11,9 @@ def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
     return lowrank_lssvm(X, y, k, alpha, bias=bias, criterion=criterion)
 
 
-register(
-    Method(
-        name="lowrank_lssvm",
-        run=run,
-        description="low-rank updated LS-SVM (Ojeda et al.; Pahikkala et al. Alg. 2), O(km²n)",
-        memory_bytes=lambda m, n, k: memory_bytes(m, n, k),
-    )
+method = Method(
+    name="lowrank_lssvm",
+    run=run,
+    description="low-rank updated LS-SVM (Ojeda et al.; Pahikkala et al. Alg. 2), O(km²n)",
+    memory_bytes=lambda m, n, k: memory_bytes(m, n, k),
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rlsbench.benchmark.methods import Method, register
+from rlsbench.benchmark.methods import Method
 from rlsbench.numerics.marglik.forward import forward_marglik
 from rlsbench.numerics.path import SelectionPath
 
@@ -72,11 +72,9 @@ def run(X, y, *, alpha, k, criterion="squared", bias=0.0, seed=0, n_jobs=1):
     )
 
 
-register(
-    Method(
-        name="marglik_forward",
-        run=run,
-        description="Sun & Yao (2006): forward selection maximizing the marginal likelihood",
-        tasks=("regression",),
-    )
+method = Method(
+    name="marglik_forward",
+    run=run,
+    description="Sun & Yao (2006): forward selection maximizing the marginal likelihood",
+    tasks=("regression",),
 )

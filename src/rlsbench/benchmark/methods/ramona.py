@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from threadpoolctl import threadpool_limits
 
-from rlsbench.benchmark.methods import Method, register
+from rlsbench.benchmark.methods import Method
 from rlsbench.numerics.kernel.selectors import KFDS, SAS, SCSS, SFS, FisherScore
 from rlsbench.numerics.kernel.wrappers import AROM, R2W2, SVMRFE
 
@@ -40,50 +40,52 @@ def _full_gram_bytes(m, n, k):
     return 8 * (2 * m * n + 3 * m * m)
 
 
-_SPECS = [
-    (
-        "sas",
-        SAS,
-        "Ramona et al. scaled alignment selection (linear kernel, eq. 3/9)",
-        _gram_block_bytes,
-    ),
-    (
-        "scss",
-        SCSS,
-        "Ramona et al. scaled class separability selection (linear kernel, eq. 18/22-23)",
-        _gram_block_bytes,
-    ),
-    ("sfs", SFS, "Scaled Frobenius selection (RBF kernel, eq. 24)", _gram_block_bytes),
-    (
-        "kfds",
-        KFDS,
-        "Ramona et al. kernel Fisher discriminant selection (linear kernel)",
-        _full_gram_bytes,
-    ),
-    ("fisher_score", FisherScore, "Fisher criterion filter (eq. 1)", None),
-    (
-        "svm_rfe",
-        SVMRFE,
-        "SVM recursive feature elimination, linear SVC with C = 1/R̄²",
-        _full_gram_bytes,
-    ),
-    ("arom", AROM, "AROM (L2), linear SVC with C = 1/R̄² (Weston et al. 2003)", _full_gram_bytes),
-    (
-        "r2w2",
-        lambda: R2W2(kernel="linear"),
-        "R2W2 radius-margin scale factors, linear kernel (Weston et al. 2000)",
-        _full_gram_bytes,
-    ),
-]
-
-for _name, _cls, _description, _memory in _SPECS:
-    register(
-        Method(
-            name=_name,
-            run=_runner(_cls),
-            description=_description,
-            tasks=("binary", "multiclass"),
-            memory_bytes=_memory,
-            tags={"paper": "ramona2012"},
-        )
+def _ranker_method(name, make_ranker, description, memory_bytes):
+    return Method(
+        name=name,
+        run=_runner(make_ranker),
+        description=description,
+        tasks=("binary", "multiclass"),
+        memory_bytes=memory_bytes,
+        tags={"paper": "ramona2012"},
     )
+
+
+# One entry point each in pyproject.toml ([project.entry-points."rlsbench.methods"]).
+sas = _ranker_method(
+    "sas",
+    SAS,
+    "Ramona et al. scaled alignment selection (linear kernel, eq. 3/9)",
+    _gram_block_bytes,
+)
+scss = _ranker_method(
+    "scss",
+    SCSS,
+    "Ramona et al. scaled class separability selection (linear kernel, eq. 18/22-23)",
+    _gram_block_bytes,
+)
+sfs = _ranker_method(
+    "sfs", SFS, "Scaled Frobenius selection (RBF kernel, eq. 24)", _gram_block_bytes
+)
+kfds = _ranker_method(
+    "kfds",
+    KFDS,
+    "Ramona et al. kernel Fisher discriminant selection (linear kernel)",
+    _full_gram_bytes,
+)
+fisher_score = _ranker_method("fisher_score", FisherScore, "Fisher criterion filter (eq. 1)", None)
+svm_rfe = _ranker_method(
+    "svm_rfe",
+    SVMRFE,
+    "SVM recursive feature elimination, linear SVC with C = 1/R̄²",
+    _full_gram_bytes,
+)
+arom = _ranker_method(
+    "arom", AROM, "AROM (L2), linear SVC with C = 1/R̄² (Weston et al. 2003)", _full_gram_bytes
+)
+r2w2 = _ranker_method(
+    "r2w2",
+    lambda: R2W2(kernel="linear"),
+    "R2W2 radius-margin scale factors, linear kernel (Weston et al. 2000)",
+    _full_gram_bytes,
+)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rlsbench.benchmark.methods import Method, register
+from rlsbench.benchmark.methods import Method
 from rlsbench.numerics.selection import random_selection
 
 
@@ -11,11 +11,9 @@ def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
     return random_selection(X, y, k, alpha, bias=bias, criterion=criterion, seed=seed)
 
 
-register(
-    Method(
-        name="random",
-        run=run,
-        description="k features drawn uniformly at random (seeded), RLS path along them",
-        randomized=True,
-    )
+method = Method(
+    name="random",
+    run=run,
+    description="k features drawn uniformly at random (seeded), RLS path along them",
+    randomized=True,
 )

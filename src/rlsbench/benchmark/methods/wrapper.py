@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rlsbench.benchmark.methods import Method, register
+from rlsbench.benchmark.methods import Method
 from rlsbench.numerics.selection import wrapper
 
 
@@ -16,17 +16,13 @@ def run_loo(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
     return wrapper(X, y, k, alpha, bias=bias, criterion=criterion, loo="shortcut")
 
 
-register(
-    Method(
-        name="wrapper_blackbox",
-        run=run_blackbox,
-        description="standard wrapper (Alg. 1), RLS retrained for every held-out example",
-    )
+wrapper_blackbox = Method(
+    name="wrapper_blackbox",
+    run=run_blackbox,
+    description="standard wrapper (Alg. 1), RLS retrained for every held-out example",
 )
-register(
-    Method(
-        name="wrapper_loo",
-        run=run_loo,
-        description="standard wrapper (Alg. 1) with the LOO shortcut (eq. 7/8)",
-    )
+wrapper_loo = Method(
+    name="wrapper_loo",
+    run=run_loo,
+    description="standard wrapper (Alg. 1) with the LOO shortcut (eq. 7/8)",
 )

@@ -4,9 +4,9 @@ Modules (one idea each): :mod:`.kernels` (scaled linear / RBF / polynomial kerne
 derivatives), :mod:`.alignment` (kernel target alignment, eq. 3-4, 7-11), :mod:`.separability`
 (kernel class separability, eq. 14-18, 22-23), :mod:`.blockwise` (the memory-lean Gram sums of
 Section VI.A), :mod:`.selectors` (SAS, SCSS, SFS, KFDS, Fisher score), :mod:`.wrappers`
-(SVM-RFE, AROM, R2W2 on scikit-learn's SVC), :mod:`.toy` (Weston et al.'s toy problems),
-:mod:`.experiments` / :mod:`.report` / :mod:`.paper_tables` (the paper's protocol and tables),
-:mod:`.workflow_config` (the `ramona` section of the workflow config).
+(SVM-RFE, AROM, R2W2 on scikit-learn's SVC). Weston et al.'s toy problems are in
+:mod:`rlsbench.numerics.synthetic`; the paper's protocol, tables and config section in
+:mod:`rlsbench.studies.ramona`.
 
 References
 ----------

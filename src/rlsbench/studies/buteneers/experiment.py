@@ -13,10 +13,9 @@ covariance/eigen cost does not depend on M once the covariances are computed).
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
+from rlsbench.benchmark.timing import Stopwatch
 from rlsbench.numerics.ridgecv.baselines import fit_lars, lars_path_time, lars_ranking, op_lr, op_rr
 from rlsbench.numerics.ridgecv.ffs_bfs import backward_selection, forward_selection, refit
 from rlsbench.numerics.ridgecv.kfold_lambda import (
@@ -52,10 +51,6 @@ def test_error(task: str, y_test, decision) -> float:
     if task == "classification":
         return float(100.0 * np.mean(np.where(decision >= 0, 1.0, -1.0) != y_test))
     return float(10.0 * np.sqrt(np.mean((decision - y_test) ** 2)) / np.std(y_test))
-
-
-def _clock():
-    return time.perf_counter()
 
 
 def run_task(
@@ -112,9 +107,9 @@ def run_task(
     X_train = np.asarray(X_train, dtype=np.float64)
     M, N = X_train.shape
     folds = make_folds(M, n_folds, seed=seed)
-    t0 = _clock()
-    stats = fold_statistics(X_train, y_train, folds)
-    t_cov = _clock() - t0
+    with Stopwatch() as clock:
+        stats = fold_statistics(X_train, y_train, folds)
+    t_cov = clock.wall_s
     lambdas = lambda_grid(stats.A, n_lambdas)
     cond = float(np.linalg.cond(stats.A))
     n_free = N - len(fixed)
@@ -151,16 +146,16 @@ def run_task(
     for method in methods:
         if method.startswith("rr_"):
             kind = method[3:]
-            t0 = _clock()
-            res = search_lambda(
-                X_train,
-                y_train,
-                lambdas,
-                folds,
-                method=kind,
-                stats=None if kind == "naive" else stats,
-            )
-            t_opt = _clock() - t0
+            with Stopwatch() as clock:
+                res = search_lambda(
+                    X_train,
+                    y_train,
+                    lambdas,
+                    folds,
+                    method=kind,
+                    stats=None if kind == "naive" else stats,
+                )
+            t_opt = clock.wall_s
             coef = ridge_weights(stats.A, stats.B, res.alpha)[:, 0]
             row(
                 method,
@@ -175,11 +170,16 @@ def run_task(
             variant = method[4:]
             run = forward_selection if method.startswith("ffs") else backward_selection
             budget = max_seconds if variant == "covariance" else None
-            t0 = _clock()
-            res = run(
-                stats, lambdas, variant=variant, fixed=fixed, run_to_end=False, max_seconds=budget
-            )
-            t_opt = _clock() - t0
+            with Stopwatch() as clock:
+                res = run(
+                    stats,
+                    lambdas,
+                    variant=variant,
+                    fixed=fixed,
+                    run_to_end=False,
+                    max_seconds=budget,
+                )
+            t_opt = clock.wall_s
             sel = res.selected
             coef = refit(stats, sel, res.alpha)[:, 0]
             row(
@@ -196,19 +196,22 @@ def run_task(
         elif method == "lars":
             free = np.array([j for j in range(N) if j not in set(fixed)])
             t_fixed = lars_path_time(X_train[:, free], y_train)
-            t0 = _clock()
-            model = fit_lars(X_train, y_train, folds)
-            t_opt = _clock() - t0
+            with Stopwatch() as clock:
+                model = fit_lars(X_train, y_train, folds)
+            t_opt = clock.wall_s
             sel = np.flatnonzero(model.coef_)
             row(method, t_fixed, t_opt, sel, float(model.alpha_), None, model.coef_[sel])
         else:  # OP-LR / OP-RR: LARS ranking, then the best prefix
-            t0 = _clock()
-            free = np.array([j for j in range(N) if j not in set(fixed)])
-            ranking = np.concatenate(
-                [np.asarray(fixed, dtype=np.intp), free[lars_ranking(X_train[:, free], y_train)]]
-            )
-            pruned = (op_lr if method == "op_lr" else op_rr)(stats, ranking, lambdas)
-            t_opt = _clock() - t0
+            with Stopwatch() as clock:
+                free = np.array([j for j in range(N) if j not in set(fixed)])
+                ranking = np.concatenate(
+                    [
+                        np.asarray(fixed, dtype=np.intp),
+                        free[lars_ranking(X_train[:, free], y_train)],
+                    ]
+                )
+                pruned = (op_lr if method == "op_lr" else op_rr)(stats, ranking, lambdas)
+            t_opt = clock.wall_s
             sel = pruned.selected
             if fixed:  # the constant column ranks first and is always kept
                 sel = np.unique(np.concatenate([np.asarray(fixed, dtype=np.intp), sel]))
@@ -253,27 +256,31 @@ def timing_point(
     folds = make_folds(M, n_folds, seed=seed)
     t_cov = np.inf
     for _ in range(repeats):
-        t0 = _clock()
-        stats = fold_statistics(X, y, folds)
-        t_cov = min(t_cov, _clock() - t0)
+        with Stopwatch() as clock:
+            stats = fold_statistics(X, y, folds)
+        t_cov = min(t_cov, clock.wall_s)
     lambdas = lambda_grid(stats.A, n_lambdas)
     rows = []
     for method in methods:
         t_opt, timed_out, steps = np.inf, False, 0
         for _ in range(repeats):
-            t0 = _clock()
-            if method.startswith("rr_"):
-                kind = method[3:]
-                search_lambda(
-                    X, y, lambdas, folds, method=kind, stats=None if kind == "naive" else stats
-                )
-            else:
-                run = forward_selection if method.startswith("ffs") else backward_selection
-                res = run(
-                    stats, lambdas, variant=method[4:], run_to_end=False, max_seconds=max_seconds
-                )
-                timed_out, steps = res.timed_out, int(res.order.shape[0])
-            t_opt = min(t_opt, _clock() - t0)
+            with Stopwatch() as clock:
+                if method.startswith("rr_"):
+                    kind = method[3:]
+                    search_lambda(
+                        X, y, lambdas, folds, method=kind, stats=None if kind == "naive" else stats
+                    )
+                else:
+                    run = forward_selection if method.startswith("ffs") else backward_selection
+                    res = run(
+                        stats,
+                        lambdas,
+                        variant=method[4:],
+                        run_to_end=False,
+                        max_seconds=max_seconds,
+                    )
+                    timed_out, steps = res.timed_out, int(res.order.shape[0])
+            t_opt = min(t_opt, clock.wall_s)
         rows.append(
             dict(
                 method=method,

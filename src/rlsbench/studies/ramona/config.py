@@ -1,12 +1,17 @@
-"""The `ramona` config section of the workflow: defaults, checks and job lists.
+"""The ``ramona`` config section: its checks, defaults and the files its rules write.
 
-Kept out of ``workflow/rules/ramona.smk`` so the rule file holds rules only (snakemake --lint).
+``workflow/rules/ramona.smk`` reads the section with
+:func:`rlsbench.benchmark.config.part_section` (schema ``workflow/schemas/ramona.schema.yaml``,
+then :func:`check`) and builds its rules from the functions here: one job per (toy problem,
+method), per (real-data experiment, kernel) running all its methods, and per CPU-time axis.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
+from rlsbench.benchmark.config import ConfigError
 from rlsbench.studies.ramona.experiments import method_applies
 
 _NAME = re.compile(r"[A-Za-z0-9_\-]+")
@@ -33,20 +38,28 @@ def experiment_job(section: dict, name: str, kernel: str) -> dict:
     return {**exp, "n_selected": n_selected(exp, kernel)}
 
 
-def check(section: dict, known_datasets) -> None:
-    """Errors the schema cannot express; the message names the config key."""
-    known = set(known_datasets or ())
+def check(section: dict, datasets: Mapping) -> None:
+    """Errors the schema cannot express; raises ConfigError naming the config key.
+
+    Parameters
+    ----------
+    section : dict
+        The validated ``ramona`` section.
+    datasets : mapping
+        The dataset registry (name -> entry); empty = names are not checked.
+    """
+    known = set(datasets or ())
     for name, exp in section.get("realdata", {}).get("experiments", {}).items():
         key = f"config key ramona.realdata.experiments.{name}"
         if not _NAME.fullmatch(name):
-            raise ValueError(f"{key}: use letters, digits, '_' and '-' only (it becomes a path)")
+            raise ConfigError(f"{key}: use letters, digits, '_' and '-' only (it becomes a path)")
         if known and exp["dataset"] not in known:
-            raise ValueError(
+            raise ConfigError(
                 f"{key}.dataset: unknown dataset {exp['dataset']!r}; see config/datasets.yaml"
             )
         S = exp["n_selected"]
         if isinstance(S, dict) and set(S) != set(exp["kernels"]):
-            raise ValueError(
+            raise ConfigError(
                 f"{key}.n_selected: give S values for exactly the kernels "
                 f"{exp['kernels']}, got {sorted(S)}"
             )
@@ -83,3 +96,46 @@ def cputime_axes(section: dict) -> list[str]:
     if not section.get("enabled") or not cpu or not cpu.get("enabled", True):
         return []
     return ["N", "D"]
+
+
+def outputs(section: dict, directory: str) -> dict[str, str]:
+    """Every report file of the part, by name."""
+    return {
+        "toy_rows": f"{directory}/toy/rows.csv",
+        "toy_summary": f"{directory}/toy/summary.csv",
+        "toy_figure": f"{directory}/figures/fig1_toy.png",
+        "real_rows": f"{directory}/realdata/rows.csv",
+        "real_summary": f"{directory}/realdata/summary.csv",
+        "real_tests": f"{directory}/realdata/paired_tests.csv",
+        "real_tests_sas": f"{directory}/realdata/paired_tests_sas.md",
+        "real_figure": f"{directory}/figures/realdata_curves.png",
+        "table2": f"{directory}/tables/table2_usps.md",
+        "table4": f"{directory}/tables/table4_neumann.md",
+        "table6": f"{directory}/tables/table6_gmkl.md",
+        "cpu_rows": f"{directory}/cputime/rows.csv",
+        "table8": f"{directory}/tables/table8_cputime_N.md",
+        "table9": f"{directory}/tables/table9_cputime_D.md",
+    }
+
+
+def targets(section: dict, directory: str) -> list[str]:
+    """What `ramona_all` builds (and `ramona_publish` copies): the reports of the studies
+    the section enables."""
+    out = outputs(section, directory)
+    toy = ["toy_rows", "toy_summary", "toy_figure"] if toy_files(section, directory) else []
+    real = (
+        [
+            "real_rows",
+            "real_summary",
+            "real_tests",
+            "real_tests_sas",
+            "real_figure",
+            "table2",
+            "table4",
+            "table6",
+        ]
+        if realdata_files(section, directory)
+        else []
+    )
+    cpu = ["cpu_rows", "table8", "table9"] if cputime_axes(section) else []
+    return [out[name] for name in toy + real + cpu]

@@ -12,17 +12,16 @@ kernel. Every function returns a list of dicts (one row per measured point).
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
+from rlsbench.benchmark.timing import Stopwatch
 from rlsbench.numerics.kernel.alignment import encode_labels
 from rlsbench.numerics.kernel.kernels import ScaledKernel
 from rlsbench.numerics.kernel.selectors import KFDS, SAS, SCSS, SFS, FisherScore
-from rlsbench.numerics.kernel.toy import make_toy
 from rlsbench.numerics.kernel.wrappers import AROM, R2W2, SVMRFE, joachims_C
+from rlsbench.numerics.synthetic import make_toy
 
 #: Methods of the comparison; "svm" = no selection (all features), the black curve of Fig. 1.
 METHODS = ("fisher", "arom", "rfe", "r2w2", "sas", "scss", "kfds", "sfs", "svm")
@@ -138,9 +137,9 @@ def rank(method, kernel, X, y, *, degree=3, standardize=True, n_iter=None):
     if method == "svm":
         return np.arange(X.shape[1]), 0.0
     ranker = make_ranker(method, kernel, degree=degree, standardize=standardize, n_iter=n_iter)
-    t0 = time.perf_counter()
-    ranker.fit(X, y)
-    return ranker.order_, time.perf_counter() - t0
+    with Stopwatch() as clock:
+        ranker.fit(X, y)
+    return ranker.order_, clock.wall_s
 
 
 # -- Section V-A: toy problems ---------------------------------------------------------------
@@ -351,8 +350,8 @@ def cputime_rows(
             best = np.inf
             for _ in range(n_repeats):
                 ranker = make_ranker(method, kernel, n_iter=n_iter)
-                t0 = time.perf_counter()
-                ranker.fit(X, y)
-                best = min(best, time.perf_counter() - t0)
+                with Stopwatch() as clock:
+                    ranker.fit(X, y)
+                best = min(best, clock.wall_s)
             rows.append(dict(axis=axis, N=N, D=D, method=method, seconds=best, repeats=n_repeats))
     return rows

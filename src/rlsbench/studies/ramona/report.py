@@ -4,12 +4,12 @@ side by side with the published numbers (:mod:`rlsbench.studies.ramona.paper_tab
 from __future__ import annotations
 
 import itertools
-import warnings
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
+from rlsbench.benchmark.stats import paired_t_test
+from rlsbench.benchmark.tables import markdown_table
 from rlsbench.studies.ramona import paper_tables
 
 LABELS = {
@@ -106,16 +106,11 @@ def paired_tests(rows: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
 
     For every (experiment, kernel, n_selected) and every pair of methods with rows there, the
     test errors of the two methods are paired on the repetitions both have (same split) and
-    compared with :func:`scipy.stats.ttest_rel` (two-sided). The paper reports 5 %-level
-    Student tests between methods; this is the paired version over the shared splits.
-
-    Special cases:
-
-    * fewer than 2 shared repetitions: no test, ``p_value`` NaN, not significant
-      (``mean_diff`` is NaN when no repetition is shared);
-    * identical errors on every shared repetition (all differences 0, where ``ttest_rel``
-      returns NaN): ``p_value`` 1.0, not significant;
-    * a constant non-zero difference: ``ttest_rel``'s p-value (0) is reported as is.
+    compared with :func:`rlsbench.benchmark.stats.paired_t_test` (two-sided). The paper
+    reports 5 %-level Student tests between methods; this is the paired version over the
+    shared splits, with that function's special cases (fewer than 2 shared repetitions: no
+    test, ``p_value`` NaN, not significant; identical errors on every shared repetition:
+    ``p_value`` 1.0; a constant non-zero difference: ``p_value`` 0).
 
     Parameters
     ----------
@@ -151,19 +146,9 @@ def paired_tests(rows: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     for (exp, kernel, S), g in rows.groupby(keys, sort=True):
         wide = g.pivot(index="repeat", columns="method", values="error")
         for a, b in itertools.combinations(sorted(wide.columns), 2):
-            pair = wide[[a, b]].dropna()
-            d = (pair[a] - pair[b]).to_numpy(dtype=float)
-            n = int(d.size)
+            n, diff, p = paired_t_test(wide[a].to_numpy(), wide[b].to_numpy())
             # rounded to 1e-9 points: cancelling differences give 0, not ±1e-17
-            mean_diff = float(np.round(d.mean() * 100.0, 9)) + 0.0 if n else np.nan
-            if n < 2:
-                p = np.nan
-            elif np.all(d == 0.0):
-                p = 1.0
-            else:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", RuntimeWarning)
-                    p = float(stats.ttest_rel(pair[a].to_numpy(), pair[b].to_numpy()).pvalue)
+            mean_diff = float(np.round(diff * 100.0, 9)) + 0.0 if n else np.nan
             recs.append(
                 (exp, kernel, int(S), a, b, n, mean_diff, p, bool(np.isfinite(p) and p < alpha))
             )
@@ -316,15 +301,6 @@ def cputime_table(rows: pd.DataFrame, axis: str) -> pd.DataFrame:
 
 
 def to_markdown(df: pd.DataFrame) -> str:
-    """A GitHub-flavoured Markdown table of already formatted cells: ``str(value)``, NaN as "—"
-    (unlike :func:`rlsbench.studies.scaling.experiment.to_markdown`, no number formatting and
-    no padding)."""
-    cols = [str(c) for c in df.columns]
-    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
-    for rec in df.itertuples(index=False):
-        lines.append(
-            "| "
-            + " | ".join("—" if (isinstance(v, float) and np.isnan(v)) else str(v) for v in rec)
-            + " |"
-        )
-    return "\n".join(lines) + "\n"
+    """A Markdown table of already formatted cells, "—" where a value is missing
+    (:func:`rlsbench.benchmark.tables.markdown_table`)."""
+    return markdown_table(df, missing="—")

@@ -5,7 +5,8 @@ two normal distributions, for greedy RLS (Algorithm 3, O(kmn)), the low-rank upd
 (Algorithm 2, O(knm²)), the wrapper with and without the LOO short-cut (Algorithm 1) and
 scikit-learn's :class:`~sklearn.feature_selection.SequentialFeatureSelector`.
 
-This module holds everything the workflow's ``scaling`` rules need, as plain functions:
+The study's pieces, as plain functions (the workflow's ``scaling`` rules run them through
+:mod:`rlsbench.studies.scaling.jobs`):
 
 - :func:`plan_points` turns the ``scaling`` config section into timing points (one Snakemake job
   each), each knowing the smaller point it is extrapolated from;
@@ -27,12 +28,15 @@ import dataclasses
 import math
 import signal
 import sys
-import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+
+from rlsbench.benchmark.config import ConfigError
+from rlsbench.benchmark.timing import Stopwatch
+from rlsbench.benchmark.workflow import JobError
 
 REFERENCE_METHOD = "greedy_rls"
 VARIABLES = ("m", "n", "k")
@@ -244,32 +248,41 @@ def plan_points(cfg: Mapping) -> dict[str, Point]:
     for sweep, spec in cfg["sweeps"].items():
         vary = spec["vary"]
         if vary not in VARIABLES:
-            raise ValueError(
-                f"scaling.sweeps.{sweep}.vary must be one of {VARIABLES}, got {vary!r}"
+            raise ConfigError(
+                f"config key scaling.sweeps.{sweep}.vary: must be one of {VARIABLES}, got {vary!r}"
             )
         fixed = dict(spec.get("fixed", {}))
         if vary in fixed:
-            raise ValueError(f"scaling.sweeps.{sweep}: {vary!r} is both varied and fixed")
+            raise ConfigError(
+                f"config key scaling.sweeps.{sweep}.fixed: {vary!r} is both varied and fixed"
+            )
         missing = set(VARIABLES) - {vary} - set(fixed)
         if missing:
-            raise ValueError(f"scaling.sweeps.{sweep}.fixed lacks {sorted(missing)}")
+            raise ConfigError(f"config key scaling.sweeps.{sweep}.fixed: lacks {sorted(missing)}")
         values = sorted(int(v) for v in spec["values"])
         if len(set(values)) != len(values):
-            raise ValueError(f"scaling.sweeps.{sweep}.values has duplicates: {spec['values']}")
-        for method in spec["methods"]:
-            get_scaling_method(method)
+            raise ConfigError(
+                f"config key scaling.sweeps.{sweep}.values: duplicates in {spec['values']}"
+            )
+        for i, method in enumerate(spec["methods"]):
+            if method not in SCALING_METHODS:
+                raise ConfigError(
+                    f"config key scaling.sweeps.{sweep}.methods[{i}]: unknown scaling method "
+                    f"{method!r}; known: {', '.join(sorted(SCALING_METHODS))}"
+                )
             if method not in cfg.get("methods", {}):
-                raise ValueError(
-                    f"scaling.sweeps.{sweep} uses {method!r}, which has no entry (exponents) "
-                    "in scaling.methods"
+                raise ConfigError(
+                    f"config key scaling.sweeps.{sweep}.methods[{i}]: {method!r} has no entry "
+                    "(exponents) in scaling.methods"
                 )
             for threads in spec.get("threads", cfg.get("threads", [1])):
                 previous = None
                 for value in values:
                     dims = {**fixed, vary: value}
                     if dims["k"] >= dims["n"]:
-                        raise ValueError(
-                            f"scaling.sweeps.{sweep}: k={dims['k']} must be < n={dims['n']}"
+                        raise ConfigError(
+                            f"config key scaling.sweeps.{sweep}: k={dims['k']} must be "
+                            f"< n={dims['n']}"
                         )
                     key = point_key(method, threads, dims["m"], dims["n"], dims["k"])
                     if key in points:
@@ -469,7 +482,7 @@ def time_selection(
         small = rng.standard_normal((12, 6))
         select(small, np.sign(rng.standard_normal(12)) + 0.0, 2, alpha, threads)
     with thread_limits(threads):
-        wall0, cpu0 = time.perf_counter(), time.process_time()
+        clock = Stopwatch().start()
         try:
             with hard_time_limit(timeout_s):
                 selected = select(X, y, k, alpha, threads)
@@ -477,7 +490,7 @@ def time_selection(
             timed_out = str(exc)
         else:
             timed_out = ""
-        wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+        wall, cpu = clock.stop().wall_s, clock.cpu_s
         if not timed_out and timeout_s and wall > timeout_s:
             # The alarm fired inside code that swallowed it: the result cannot be trusted.
             timed_out = f"hard time limit of {timeout_s:g} s exceeded ({wall:.3g} s)"
@@ -667,7 +680,7 @@ def sweep_frame(
     for sweep, spec in sweeps.items():
         vary, metric = spec["vary"], spec.get("metric", default_metric)
         if metric not in METRICS:
-            raise ValueError(f"scaling.sweeps.{sweep}.metric must be one of {METRICS}")
+            raise ConfigError(f"config key scaling.sweeps.{sweep}.metric: must be one of {METRICS}")
         mask = points["sweeps"].str.split(";").apply(lambda s, sw=sweep: sw in s)
         part = points[mask].copy()
         part.insert(0, "sweep", sweep)
@@ -798,7 +811,7 @@ def thread_speedup_table(sweeps_df: pd.DataFrame) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------------
 
 
-class SelectionDisagreement(AssertionError):
+class SelectionDisagreement(JobError, AssertionError):
     """Methods that must select the same features did not."""
 
 
@@ -896,17 +909,6 @@ def check_agreement(table: pd.DataFrame) -> None:
         )
 
 
-# --------------------------------------------------------------------------------------------
-# Markdown
-# --------------------------------------------------------------------------------------------
-
-
-def to_markdown(frame: pd.DataFrame, floatfmt: str = ".3g") -> str:
-    """GitHub-flavoured Markdown table of ``frame`` (NaN shown as "–")."""
-    shown = frame.astype(object).where(frame.notna(), None)
-    return shown.to_markdown(index=False, floatfmt=floatfmt, missingval="–") + "\n"
-
-
 __all__ = [
     "BudgetDecision",
     "Point",
@@ -933,5 +935,4 @@ __all__ = [
     "thread_speedup_table",
     "sweep_frame",
     "time_selection",
-    "to_markdown",
 ]

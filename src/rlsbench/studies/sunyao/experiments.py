@@ -2,21 +2,21 @@
 
 Three methods, each on the Gaussian kernel of standardized inputs with centred targets:
 ``forward`` (:class:`~rlsbench.numerics.marglik.models.ForwardMarglikRegressor`, rank p = k_max),
-``rvm_old`` (Tipping 2001) and ``rvm_new`` (Tipping & Faul 2003). The workflow scripts
-``workflow/scripts/sunyao_*.py`` call these functions; every function takes plain arrays and
-dicts and returns tidy rows (one dict per measured point).
+``rvm_old`` (Tipping 2001) and ``rvm_new`` (Tipping & Faul 2003). The workflow's jobs
+(:mod:`rlsbench.studies.sunyao.jobs`) call these functions; every function takes plain arrays
+and dicts and returns tidy rows (one dict per measured point).
 """
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
-from scipy import stats
 
+from rlsbench.benchmark.stats import paired_t_test
+from rlsbench.benchmark.timing import Stopwatch
 from rlsbench.numerics.marglik.hyper import cv_forward, cv_rvm, cv_subset
 from rlsbench.numerics.marglik.models import ForwardMarglikRegressor, RVMRegressor
 from rlsbench.numerics.marglik.rvm import BudgetExceeded
+from rlsbench.numerics.synthetic import make_sinc
 
 METHODS = ("forward", "rvm_old", "rvm_new")
 LABELS = {"forward": "Forward", "rvm_old": "Old RVM", "rvm_new": "New RVM"}
@@ -48,20 +48,6 @@ PAPER_TABLE1 = {
         "rvm_new": (0.489, 0.029, 85),
     },
 }
-
-
-def make_sinc(n_samples, *, noise=0.1, seed=0):
-    """Tipping's sinc benchmark: x ~ U(−10, 10), t = sin(x)/x + N(0, noise²).
-
-    Returns
-    -------
-    X : ndarray of shape (n_samples, 1)
-    y : ndarray of shape (n_samples,)
-    """
-    rng = np.random.default_rng(seed)
-    X = rng.uniform(-10.0, 10.0, (n_samples, 1))
-    y = np.sinc(X[:, 0] / np.pi) + noise * rng.standard_normal(n_samples)
-    return X, y
 
 
 def split_indices(n_samples, n_train, n_test, seed, split):
@@ -195,7 +181,7 @@ def table1_rows(X, y, method, hyper, *, n_train, n_test, n_splits, seed, sigma2,
             method, hyper, sigma2=sigma2, rvm=rvm, k_max=min(hyper["forward"]["k_max"], n_train)
         )
         row = {"split": split, "method": method}
-        start = time.process_time()
+        clock = Stopwatch().start()
         try:
             model.fit(Xs[train], ys[train])
             pred = model.predict(Xs[test])
@@ -203,7 +189,7 @@ def table1_rows(X, y, method, hyper, *, n_train, n_test, n_splits, seed, sigma2,
             row.update(
                 mse=np.nan,
                 n_basis=np.nan,
-                fit_s=time.process_time() - start,
+                fit_s=clock.stop().cpu_s,
                 converged=False,
                 status=f"failed: {exc}",
             )
@@ -211,7 +197,7 @@ def table1_rows(X, y, method, hyper, *, n_train, n_test, n_splits, seed, sigma2,
             row.update(
                 mse=float(np.mean((pred - ys[test]) ** 2)),
                 n_basis=_n_basis(model),
-                fit_s=time.process_time() - start,
+                fit_s=clock.stop().cpu_s,
                 converged=_converged(model),
                 status="ok",
             )
@@ -309,22 +295,23 @@ def fig1_rows(
         model = make_model(
             method, hyper, sigma2=sigma2, rvm=rvm, k_max=k_max, time_budget=time_budget_s
         )
-        start, wall = time.process_time(), time.perf_counter()
+        clock = Stopwatch().start()
         try:
             model.fit(Xs[train], ys[train])
         except BudgetExceeded as exc:
+            clock.stop()
             stopped = f"over the time budget at n = {n}"
             rows.append(
                 {
                     **row,
                     "status": "over_time",
-                    "fit_s": time.process_time() - start,
-                    "wall_s": time.perf_counter() - wall,
+                    "fit_s": clock.cpu_s,
+                    "wall_s": clock.wall_s,
                     "reason": str(exc),
                 }
             )
             continue
-        fit_s, wall_s = time.process_time() - start, time.perf_counter() - wall
+        fit_s, wall_s = clock.stop().cpu_s, clock.wall_s
         pred = model.predict(Xs[test])
         mse = float(np.mean((pred - ys[test]) ** 2))
         row.update(
@@ -372,8 +359,8 @@ def summarize_table1(frame):
         p = np.nan
         if method != "forward":
             both = ok.set_index("split")["mse"].dropna().index.intersection(fwd.index)
-            if len(both) > 1:
-                p = float(stats.ttest_rel(ok.set_index("split")["mse"][both], fwd[both]).pvalue)
+            mse = ok.set_index("split")["mse"]
+            p = paired_t_test(mse[both].to_numpy(), fwd[both].to_numpy()).p_value
         median = ok["mse"].median()
         paper = PAPER_TABLE1.get(dataset, {}).get(method, (np.nan, np.nan, np.nan))
         out.append(

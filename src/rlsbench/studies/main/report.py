@@ -1,5 +1,6 @@
-"""Figures of the main job, regenerated from the merged step table.
+"""The greedy RLS paper's findings and figures, regenerated from a run's merged step table.
 
+* :func:`paper_checks` — the paper's two claims measured on the run (Sections 4.2 and 4.3);
 * :func:`plot_test_curves` — test accuracy (MSE for regression) against the number of selected
   features, mean ± standard deviation over folds (and seeds), one line per method: the greedy
   RLS paper's Figs. 4-9.
@@ -118,3 +119,49 @@ def plot_loo_vs_test(frame, dataset, path, method="greedy_rls"):
     ax.set_ylabel(f"{label} (mean ± sd over folds)")
     ax.set_title(title, fontsize=10)
     _finish(fig, ax, ok if not ok.empty else pd.DataFrame({"k": [1]}), path)
+
+
+def paper_checks(frame, report_k, *, method="greedy_rls", baseline="random"):
+    """The greedy RLS paper's two findings, measured on a run, one row per dataset.
+
+    * Section 4.2: ``method`` above ``baseline`` at small k — mean test accuracy difference
+      (method − baseline) at each k in ``report_k``;
+    * Section 4.3: LOO over-optimism — mean over k of (LOO accuracy on the training split −
+      test accuracy) of ``method``, and its largest value over k.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns: dataset, n_train, n_features, ``<method> − <baseline> at k=…``,
+        ``LOO − test (mean over k)``, ``LOO − test (max over k)``; classification sets only.
+    """
+    ok = frame[(frame["status"] == "ok") & (frame["task"] != "regression")]
+    rows = []
+    for dataset, data in ok.groupby("dataset", sort=True):
+        curve = data.groupby(["method", "k"])[["test_accuracy", "loo_accuracy"]].mean()
+        row = {
+            "dataset": dataset,
+            "n_train": int(data["n_train"].median()),
+            "n_features": int(data["n_features"].iloc[0]),
+        }
+        methods = set(curve.index.get_level_values(0))
+        for k in report_k:
+            key = f"{method} − {baseline} at k={k}"
+            if (
+                {method, baseline} <= methods
+                and (method, k) in curve.index
+                and (baseline, k) in curve.index
+            ):
+                diff = (
+                    curve.loc[(method, k), "test_accuracy"]
+                    - curve.loc[(baseline, k), "test_accuracy"]
+                )
+                row[key] = f"{diff:+.3f}"
+            else:
+                row[key] = ""
+        if method in methods:
+            gap = curve.loc[method, "loo_accuracy"] - curve.loc[method, "test_accuracy"]
+            row["LOO − test (mean over k)"] = f"{gap.mean():+.3f}"
+            row["LOO − test (max over k)"] = f"{gap.max():+.3f}"
+        rows.append(row)
+    return pd.DataFrame(rows).astype(object).fillna("")

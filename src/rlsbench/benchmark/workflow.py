@@ -1,0 +1,125 @@
+"""The bridge between a Snakemake rule and the library or study function it runs.
+
+Every rule that runs Python (bar the main part's many small selection jobs, which call
+:mod:`rlsbench.benchmark.protocol` from ``run:``) names its function and runs the one generic
+script ``workflow/scripts/call.py``::
+
+    rule ramona_toy:
+        output:
+            table=f"{RAMONA_DIR}/toy/{{problem}}/{{method}}.csv",
+        log: ...
+        params:
+            function="rlsbench.studies.ramona.jobs.toy_job",
+            problem="{problem}",
+            ...
+        script:
+            "../scripts/call.py"
+
+:func:`run_rule` calls ``function`` with keyword arguments: the rule's named inputs, named
+outputs and params (lists of files as lists of str), plus ``threads`` (and
+``bench_iteration``, the repeat of ``benchmark: repeat(...)``) when the function takes them.
+The function never sees Snakemake, so it runs and is tested without it. It logs with
+:mod:`logging`, which goes to the rule's log; an error it raises on purpose
+(:data:`KNOWN_ERRORS`: a bad config, a bad input file, a failed check) ends the job with one
+readable line, anything else with its traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import logging
+import sys
+from collections.abc import Callable
+
+from rlsbench.benchmark.config import ConfigError
+from rlsbench.benchmark.datasets.errors import DatasetError
+
+log = logging.getLogger(__name__)
+
+
+class JobError(Exception):
+    """A job that cannot produce its outputs for a reason it can state in one line."""
+
+
+#: Errors that end a job with their message only (the traceback still goes to the log).
+KNOWN_ERRORS = (JobError, ConfigError, DatasetError, FileNotFoundError)
+
+#: Attributes of the Snakemake job passed to a function that has a parameter of that name.
+JOB_ATTRIBUTES = ("threads", "bench_iteration")
+
+
+def resolve(name: str) -> Callable:
+    """The function ``package.module.function``."""
+    module, _, attribute = name.rpartition(".")
+    if not module:
+        raise ValueError(f"params.function must be 'package.module.function', got {name!r}")
+    return getattr(importlib.import_module(module), attribute)
+
+
+def _files(value):
+    # Snakemake's Namedlist of files -> list of str; a single file stays a str
+    return [str(v) for v in value] if isinstance(value, list) else str(value)
+
+
+def rule_arguments(smk, function: Callable) -> dict:
+    """Keyword arguments of ``function`` for a Snakemake job ``smk`` (see the module text).
+
+    Raises
+    ------
+    TypeError
+        Two of input, output and params share a name, or ``function`` lacks one of them.
+    """
+    kwargs: dict = {}
+    for kind in ("input", "output", "params"):
+        for name, value in getattr(smk, kind).items():
+            if kind == "params" and name == "function":
+                continue
+            if name in kwargs:
+                raise TypeError(f"rule {smk.rule}: {kind} {name!r} repeats a name given before")
+            kwargs[name] = value if kind == "params" else _files(value)
+    accepted = inspect.signature(function).parameters
+    for name in JOB_ATTRIBUTES:
+        if name in accepted:
+            value = getattr(smk, name, None)
+            kwargs[name] = int(value or 0) if name == "bench_iteration" else value
+    missing = [n for n in kwargs if n not in accepted]
+    if missing and not any(p.kind is p.VAR_KEYWORD for p in accepted.values()):
+        raise TypeError(
+            f"rule {smk.rule}: {function.__module__}.{function.__name__} takes no "
+            f"argument(s) {missing} (named input, output or params of the rule)"
+        )
+    return kwargs
+
+
+def _log_to(path: str, append: bool) -> None:
+    handler = logging.FileHandler(path, mode="a" if append else "w")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.INFO)
+    logging.captureWarnings(True)
+
+
+def run_rule(smk) -> None:
+    """Run the function a Snakemake job names (``params.function``), logging to its log.
+
+    Parameters
+    ----------
+    smk : snakemake.script.Snakemake
+        The ``snakemake`` object of a ``script:`` job.
+    """
+    function = resolve(smk.params.function)
+    kwargs = rule_arguments(smk, function)
+    # repeats of `benchmark: repeat(...)` run the script again: keep the earlier ones' lines
+    _log_to(str(smk.log[0]), append=int(getattr(smk, "bench_iteration", 0) or 0) > 0)
+    log.info("rule %s: %s(%s)", smk.rule, smk.params.function, ", ".join(kwargs))
+    try:
+        function(**kwargs)
+    except KNOWN_ERRORS as exc:
+        log.exception("rule %s failed", smk.rule)
+        print(f"rule {smk.rule}: {exc}", file=sys.stderr)
+        raise SystemExit(1) from None
+    except Exception:
+        log.exception("rule %s failed", smk.rule)
+        raise

@@ -1,0 +1,50 @@
+"""The ``buteneers`` config section: its checks and its jobs (one per task).
+
+``workflow/rules/buteneers.smk`` reads the section with
+:func:`rlsbench.benchmark.config.part_section` (schema
+``workflow/schemas/buteneers.schema.yaml``, then :func:`check`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rlsbench.benchmark.config import ConfigError
+
+#: The files of a run that `buteneers_all` builds and `buteneers_publish` copies.
+OUTPUTS = ("tables.md", "results.csv", "timing.csv")
+
+#: Keys of the section every task job depends on.
+COMMON_KEYS = ("seed", "methods", "fs_max_seconds")
+
+
+def check(section: dict, datasets: Mapping) -> None:
+    """Task names are unique; a task's dataset is a registry dataset with binary or real
+    targets (Tables 3-6 have no multiclass task). Raises ConfigError naming the key."""
+    seen = set()
+    for i, task in enumerate(section["tasks"]):
+        key = f"config key buteneers.tasks[{i}]"
+        if task["name"] in seen:
+            raise ConfigError(f"{key}.name: task names must be unique, {task['name']!r} repeats")
+        seen.add(task["name"])
+        name = task.get("dataset")
+        if name is None or not datasets:
+            continue
+        if name not in datasets:
+            raise ConfigError(f"{key}.dataset: unknown dataset {name!r}; see config/datasets.yaml")
+        if (datasets[name] or {}).get("task") == "multiclass":
+            raise ConfigError(
+                f"{key}.dataset: {name!r} is multiclass; Tables 3-6 need binary or real targets"
+            )
+
+
+def tasks(section: dict) -> dict[str, dict]:
+    """Task settings by task name (without the name)."""
+    return {
+        t["name"]: {k: v for k, v in t.items() if k != "name"} for t in section.get("tasks", [])
+    }
+
+
+def common(section: dict) -> dict:
+    """The section's settings shared by every task job."""
+    return {k: section[k] for k in COMMON_KEYS if k in section}

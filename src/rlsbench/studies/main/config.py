@@ -1,0 +1,182 @@
+"""The ``main`` config section: its checks and the plan of its jobs.
+
+``workflow/rules/main.smk`` reads the section with
+:func:`rlsbench.benchmark.config.part_section` (schema ``workflow/schemas/main.schema.yaml``,
+then :func:`check`) and builds its rules from the functions here: one λ search per (dataset,
+fold), one selection job per (dataset, method, fold, seed), with threads and resources
+(``mem_mb``, ``runtime`` in minutes) estimated from the dataset's size and the method's
+complexity, which the SLURM profile turns into sbatch options.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+from rlsbench.benchmark.config import ConfigError
+from rlsbench.benchmark.methods import GROUP, get_method, method_names
+from rlsbench.benchmark.protocol import estimate_flops, feasibility, time_budget_for
+
+#: Shape assumed for a dataset the registry gives no shape for.
+DEFAULT_SHAPE = (10_000, 1_000)
+
+
+def _expected(datasets: Mapping, name: str, key: str) -> int | None:
+    # registry shapes are pinned under `expected:` (after preprocessing)
+    value = (datasets.get(name) or {}).get("expected", {}).get(key)
+    return int(value) if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def n_outputs(datasets: Mapping, name: str) -> int:
+    """Outputs of the encoded targets: the class count for multiclass sets, else 1."""
+    entry = datasets.get(name) or {}
+    if entry.get("task") == "multiclass":
+        return len(entry.get("labels", {}).get("classes", [])) or 10
+    return 1
+
+
+def check(main: dict, datasets: Mapping) -> None:
+    """Names and sizes the schema cannot check; raises ConfigError naming the key.
+
+    Parameters
+    ----------
+    main : dict
+        The validated ``main`` section.
+    datasets : mapping
+        The dataset registry (name -> entry); empty = names are not checked.
+    """
+    if datasets:
+        for i, name in enumerate(main["datasets"]):
+            if name not in datasets:
+                raise ConfigError(
+                    f"config key main.datasets[{i}]: unknown dataset {name!r}; known datasets "
+                    f"(config/datasets.yaml): {', '.join(sorted(datasets))}"
+                )
+    known = method_names()
+    for i, name in enumerate(main["methods"]):
+        if name not in known:
+            raise ConfigError(
+                f"config key main.methods[{i}]: unknown method {name!r}; known methods "
+                f"(entry-point group {GROUP}): {', '.join(known) or '(none installed)'}"
+            )
+        get_method(name)  # a plugin that does not load stops the run here, naming its distribution
+    for name in main["k_max_per_dataset"]:
+        if name not in main["datasets"]:
+            raise ConfigError(
+                f"config key main.k_max_per_dataset.{name}: {name!r} is not in main.datasets"
+            )
+    for name in main["datasets"]:
+        n_features = _expected(datasets, name, "n_features")
+        if name in main["k_max_per_dataset"]:
+            key, k = f"main.k_max_per_dataset.{name}", main["k_max_per_dataset"][name]
+        else:
+            key, k = "main.k_max", main["k_max"]
+        if k is not None and n_features is not None and k > n_features:
+            raise ConfigError(
+                f"config key {key}: k_max = {k} exceeds the {n_features} features of "
+                f"dataset {name!r}"
+            )
+    if max(main["report_k"], default=0) < 1:
+        raise ConfigError("config key main.report_k: give at least one k >= 1")
+
+
+def seeds(main: dict, method: str) -> list[int]:
+    """Randomized methods run once per seed in ``main.random_seeds``; the others once."""
+    return main["random_seeds"] if get_method(method).randomized else [main["cv_seed"]]
+
+
+def jobs(main: dict) -> list[tuple[str, str, int, int]]:
+    """(dataset, method, fold, seed) of every selection job."""
+    return [
+        (d, m, f, s)
+        for d in main["datasets"]
+        for m in main["methods"]
+        for f in range(main["n_folds"])
+        for s in seeds(main, m)
+    ]
+
+
+def job_tables(main: dict, directory: str) -> list[str]:
+    """The per-job step tables under ``directory`` (the part's run directory)."""
+    return [f"{directory}/jobs/{d}/{m}/fold{f}-seed{s}.csv" for d, m, f, s in jobs(main)]
+
+
+def job_benchmarks(main: dict, directory: str) -> list[str]:
+    """Snakemake's benchmark files of every λ search and selection job."""
+    alphas = [
+        f"{directory}/benchmarks/alpha/{d}/fold{f}.tsv"
+        for d in main["datasets"]
+        for f in range(main["n_folds"])
+    ]
+    selects = [
+        f"{directory}/benchmarks/select/{d}/{m}/fold{f}-seed{s}.tsv" for d, m, f, s in jobs(main)
+    ]
+    return alphas + selects
+
+
+def outputs(main: dict) -> list[str]:
+    """The part's tables and figures, relative to its run directory (what `main_all` builds
+    and `main_publish` copies)."""
+    return (
+        [f"tables/summary.{ext}" for ext in ("csv", "md", "tex")]
+        + ["tables/curves.csv", "tables/runtime.csv", "tables/paper_checks.csv"]
+        + ["tables/paper_checks.md"]
+        + [
+            f"figures/{kind}_{d}.png"
+            for d in main.get("datasets", [])
+            for kind in ("test", "loo_vs_test")
+        ]
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Resources of one job (mem_mb, runtime in minutes)
+# ---------------------------------------------------------------------------------------------
+def train_shape(main: dict, datasets: Mapping, dataset: str) -> tuple[int, int, int]:
+    """(training examples, features, k) of one fold, from the registry's shapes."""
+    m = _expected(datasets, dataset, "n_samples") or DEFAULT_SHAPE[0]
+    n = _expected(datasets, dataset, "n_features") or DEFAULT_SHAPE[1]
+    n_folds = main.get("n_folds", 10)
+    m_train = math.ceil(m * (n_folds - 1) / n_folds)
+    k = main.get("k_max_per_dataset", {}).get(dataset, main.get("k_max")) or n
+    return m_train, n, min(k, n)
+
+
+def alpha_mem_mb(main: dict, datasets: Mapping, dataset: str) -> int:
+    m, n, _ = train_shape(main, datasets, dataset)
+    # X, its standardised copy, the n×n Gram matrix and its eigenvectors
+    return 300 + math.ceil((8 * (3 * m * n + 3 * n * n)) / 2**20)
+
+
+def alpha_runtime(main: dict, datasets: Mapping, dataset: str) -> int:
+    m, n, _ = train_shape(main, datasets, dataset)
+    flops = 2.0 * m * n * min(m, n) + 31 * 4 * m * n
+    return max(5, math.ceil(3 * flops / main.get("flops_per_second", 2e9) / 60))
+
+
+def select_mem_mb(main: dict, datasets: Mapping, dataset: str, method: str) -> int:
+    m, n, k = train_shape(main, datasets, dataset)
+    feas = feasibility(
+        get_method(method),
+        m,
+        n,
+        k,
+        n_outputs(datasets, dataset),
+        memory_budget_mb=main["memory_budget_mb"],
+        time_budget_s=main["time_budget_s"],
+        flops_per_second=main["flops_per_second"],
+    )
+    # a skipped job only loads the data
+    need = feas.memory_bytes if feas.feasible else 8 * 3 * m * n
+    return 300 + math.ceil(1.5 * need / 2**20)
+
+
+def select_runtime(main: dict, datasets: Mapping, dataset: str, method: str) -> int:
+    """Minutes: 3× the estimated time (capped by the time budget), at least 5."""
+    m, n, k = train_shape(main, datasets, dataset)
+    flops = estimate_flops(get_method(method), m, n, k, n_outputs(datasets, dataset))
+    sec = flops / main["flops_per_second"]
+    budget = time_budget_for(main["time_budget_s"], method)
+    # a job over budget is skipped; the LOO path of the protocol costs O(k²m) on top
+    sec = min(sec, budget) + 8.0 * m * k * k / main["flops_per_second"]
+    return max(5, math.ceil(3 * sec / 60))

@@ -1,0 +1,347 @@
+"""The jobs of the Ramona et al. rules (``workflow/rules/ramona.smk``): files in, files out.
+
+* :func:`toy_job`, :func:`realdata_job`, :func:`cputime_job` — one measured job each, tidy
+  CSV rows with provenance;
+* :func:`toy_report_job`, :func:`realdata_report_job`, :func:`cputime_report_job` — Fig. 1,
+  the real-data curves and Tables II, IV, VI, VIII, IX beside the paper's numbers.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import pandas as pd
+from threadpoolctl import threadpool_limits
+
+from rlsbench.benchmark._io import atomic_path
+from rlsbench.benchmark.config import ConfigError
+from rlsbench.benchmark.provenance import provenance
+from rlsbench.benchmark.tables import read_csvs, with_provenance, write_csv, write_markdown
+from rlsbench.benchmark.timing import Stopwatch
+from rlsbench.studies.ramona.experiments import cputime_rows, realdata_rows, toy_rows
+from rlsbench.studies.ramona.report import (
+    LABELS,
+    cputime_table,
+    method_style,
+    paired_tests,
+    paired_tests_against,
+    plot_order,
+    summarize,
+    table2,
+    table4,
+    table6,
+    to_markdown,
+)
+
+log = logging.getLogger(__name__)
+
+
+def _save_png(fig, path, dpi):
+    import matplotlib.pyplot as plt
+
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, dpi=dpi, format="png")
+    plt.close(fig)
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+# ---------------------------------------------------------------------------------------------
+# Measured jobs
+# ---------------------------------------------------------------------------------------------
+def toy_job(table, *, problem, method, toy, seed, threads):
+    """One (toy problem, method) of Fig. 1 (Section V-A) -> tidy CSV rows.
+
+    Parameters
+    ----------
+    table : str
+        Output CSV.
+    problem : {"linear", "nonlinear"}
+    method : str
+    toy : dict
+        ``ramona.toy`` without its method list (adding a method re-runs no other job).
+    seed, threads : int
+    """
+    with Stopwatch() as clock, threadpool_limits(limits=threads):
+        rows = toy_rows(
+            problem,
+            method,
+            n_train=toy["n_train"],
+            n_test=toy.get("n_test", 500),
+            n_repeats=toy.get("n_repeats", 40),
+            n_select=toy.get("n_selected", 2),
+            seed=seed,
+        )
+    df = with_provenance(pd.DataFrame(rows), provenance({"toy": toy}, seed))
+    write_csv(df, table)
+    log.info("%s/%s: %d rows in %.1f s", problem, method, len(df), clock.wall_s)
+
+
+def realdata_job(table, *, data, experiment_name, kernel, experiment, seed, threads):
+    """One (experiment, kernel) of the real-data protocol (Section V-B/C), every method ->
+    tidy CSV rows.
+
+    Parameters
+    ----------
+    table : str
+        Output CSV.
+    data : str
+        The prepared dataset.
+    experiment_name, kernel : str
+    experiment : dict
+        The experiment's settings, S resolved for ``kernel``
+        (:func:`rlsbench.studies.ramona.config.experiment_job`).
+    seed, threads : int
+    """
+    from rlsbench.benchmark.datasets import load_prepared
+
+    exp = experiment
+    dataset = load_prepared(data)
+    if dataset.task not in ("binary", "multiclass"):
+        raise ConfigError(
+            f"config key ramona.realdata.experiments.{experiment_name}.dataset: {data} has "
+            f"task {dataset.task!r}; Ramona et al.'s protocol needs class labels"
+        )
+    rows = []
+    with Stopwatch() as total, threadpool_limits(limits=threads):
+        for method in exp["methods"]:
+            with Stopwatch() as clock:
+                rows += realdata_rows(
+                    dataset.X,
+                    np.asarray(dataset.y),
+                    experiment=experiment_name,
+                    dataset=dataset.name,
+                    method=method,
+                    kernel=kernel,
+                    n_selected=exp["n_selected"],
+                    n_train=exp["n_train"],
+                    n_test=exp.get("n_test"),
+                    train_per_class=exp.get("train_per_class"),
+                    pools=exp.get("pools"),
+                    n_repeats=exp["n_repeats"],
+                    degree=exp.get("degree", 3),
+                    standardize=exp.get("standardize", True),
+                    seed=seed,
+                )
+            log.info("%s: %.1f s", method, clock.wall_s)
+    df = with_provenance(pd.DataFrame(rows), provenance(exp, seed))
+    write_csv(df, table)
+    log.info("%s %s: %d rows in %.1f s", experiment_name, kernel, len(df), total.wall_s)
+
+
+def cputime_job(table, *, axis, cputime, seed):
+    """CPU-time sweep of Table VIII (axis N) or IX (axis D), one BLAS thread -> CSV rows."""
+    cfg = cputime
+    with threadpool_limits(limits=1):  # the paper times a single core
+        rows = cputime_rows(
+            axis,
+            cfg[axis],
+            fixed=cfg.get("fixed", 30),
+            methods=cfg.get("methods", ["arom", "rfe", "sas", "kfds"]),
+            n_iter=cfg.get("n_iter", 10),
+            n_repeats=cfg.get("n_repeats", 3),
+            seed=seed,
+        )
+    df = with_provenance(pd.DataFrame(rows), provenance(cfg, seed))
+    write_csv(df, table)
+    log.info("axis %s: %d timings", axis, len(df))
+
+
+# ---------------------------------------------------------------------------------------------
+# Reports
+# ---------------------------------------------------------------------------------------------
+def toy_report_job(tables, rows, summary, figure):
+    """Fig. 1: mean test error against n on the two toy problems, with the rows and summary."""
+    plt = _pyplot()
+    data = read_csvs(tables)
+    summ = summarize(data, ["problem", "kernel", "method", "n_train"])
+    write_csv(data, rows)
+    write_csv(summ, summary, float_format="%.4f")
+
+    problems = [p for p in ("linear", "nonlinear") if p in set(summ["problem"])]
+    fig, axes = plt.subplots(1, len(problems), figsize=(6 * len(problems), 4.5), squeeze=False)
+    for ax, problem in zip(axes[0], problems):
+        sub = summ[summ["problem"] == problem]
+        # one colour and line style per method in both panels
+        for method in plot_order(sub["method"].unique()):
+            g = sub[sub["method"] == method].sort_values("n_train")
+            ax.plot(
+                g["n_train"],
+                g["mean"],
+                marker="o",
+                ms=3,
+                label=LABELS.get(method, method),
+                **method_style(method),
+            )
+        ax.set_title(
+            f"({'ab'[problems.index(problem)]}) {problem} problem "
+            f"({'linear' if problem == 'linear' else 'RBF'} kernel), "
+            f"{int(sub['n_repeats'].max())} repetitions"
+        )
+        ax.set_xlabel("Number of samples")
+        ax.set_ylabel("Mean error rate (%)")
+        ax.set_ylim(0, 55)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    _save_png(fig, figure, dpi=120)
+    log.info("toy: %d rows, %d summary lines", len(data), len(summ))
+
+
+def _paper_names(experiments, table):
+    return {
+        (e.get("paper") or {}).get("name", e["dataset"]): name
+        for name, e in experiments.items()
+        if (e.get("paper") or {}).get("table") == table
+    }
+
+
+def _header(title, names, quantity="Errors"):
+    runs = ", ".join(f"`{v}`" for v in names.values()) or "none in this run"
+    return (
+        f"{title}\n\nOur experiments: {runs}. Cells '—' were not run in this "
+        f"configuration. {quantity} in %, mean ± standard deviation over repetitions.\n\n"
+    )
+
+
+def realdata_report_job(
+    tables,
+    rows,
+    summary,
+    tests,
+    tests_sas,
+    figure,
+    table2_md,
+    table4_md,
+    table6_md,
+    *,
+    experiments,
+):
+    """Real-data results: curves (Fig. 2, 3, 6), paired t-tests, Tables II, IV, VI beside the
+    paper's numbers.
+
+    Parameters
+    ----------
+    tables : list of str
+        The (experiment, kernel) rows of :func:`realdata_job`.
+    rows, summary, tests, tests_sas, figure, table2_md, table4_md, table6_md : str
+        Output paths.
+    experiments : dict
+        Every experiment's settings (``ramona.realdata.experiments`` with defaults).
+    """
+    plt = _pyplot()
+    data = read_csvs(tables)
+    summ = summarize(data, ["experiment", "dataset", "kernel", "method", "n_selected"])
+    write_csv(data, rows)
+    write_csv(summ, summary, float_format="%.4f")
+    # paired t-tests between methods over their shared repetitions (the paper's 5 % tests)
+    paired = paired_tests(data)
+    write_csv(paired, tests, float_format="%.6g")
+    write_markdown(
+        tests_sas,
+        "### SAS against the other methods — paired t-tests over the shared repetitions\n\n"
+        "Cells: mean error of SAS minus that of the other method (% points), two-sided paired "
+        "t-test p-value; * = significant at 5 %. '—': not run at this S or fewer than 2 shared "
+        "repetitions. All pairs: `paired_tests.csv`.\n\n"
+        + to_markdown(paired_tests_against(paired, "sas")),
+    )
+
+    t2 = _paper_names(experiments, "table2")
+    body = "".join(to_markdown(table2(summ, exp)) for exp in t2.values()) or to_markdown(
+        table2(summ, None)
+    )
+    write_markdown(
+        table2_md,
+        _header("### Table II — 10-class USPS, Gaussian RBF kernel (error %)", t2) + body,
+    )
+    t4 = _paper_names(experiments, "table4")
+    write_markdown(
+        table4_md,
+        _header("### Table IV — at Neumann et al.'s feature counts (error %)", t4)
+        + to_markdown(table4(summ, t4)),
+    )
+    t6 = _paper_names(experiments, "table6")
+    write_markdown(
+        table6_md,
+        _header(
+            "### Table VI — 70 % / 30 % splits, Gaussian RBF kernel (accuracy %)", t6, "Accuracies"
+        )
+        + to_markdown(table6(summ, t6)),
+    )
+
+    curves = [
+        (e, k)
+        for (e, k), g in summ.groupby(["experiment", "kernel"])
+        if g["n_selected"].nunique() > 1
+    ]
+    ncol = min(3, max(1, len(curves)))
+    nrow = max(1, int(np.ceil(len(curves) / ncol)))
+    fig, axes = plt.subplots(nrow, ncol, figsize=(5.5 * ncol, 4 * nrow), squeeze=False)
+    for ax, (exp, kernel) in zip(axes.flat, curves):
+        sub = summ[(summ["experiment"] == exp) & (summ["kernel"] == kernel)]
+        # one colour and line style per method in every panel
+        for method in plot_order(sub["method"].unique()):
+            g = sub[sub["method"] == method].sort_values("n_selected")
+            if method == "svm":
+                ax.axhline(g["mean"].iloc[0], label=LABELS["svm"], **method_style(method))
+                continue
+            ax.plot(
+                g["n_selected"],
+                g["mean"],
+                marker="o",
+                ms=3,
+                label=LABELS.get(method, method),
+                **method_style(method),
+            )
+        ax.set_title(
+            f"{sub['dataset'].iloc[0]} — {kernel} kernel ({exp}, "
+            f"{int(sub['n_repeats'].max())} reps)",
+            fontsize=9,
+        )
+        ax.set_xlabel("Number of features")
+        ax.set_ylabel("Mean error rate (%)")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    for ax in list(axes.flat)[len(curves) :]:
+        ax.axis("off")
+    if not curves:
+        axes.flat[0].text(0.5, 0.5, "no experiment with several S values", ha="center")
+    fig.tight_layout()
+    _save_png(fig, figure, dpi=110)
+    log.info(
+        "realdata: %d rows, %d summary lines, %d paired tests, %d curves",
+        len(data),
+        len(summ),
+        len(paired),
+        len(curves),
+    )
+
+
+def cputime_report_job(tables, rows, table8, table9):
+    """Tables VIII-IX: CPU times normalised to the fastest cell, beside the paper's."""
+    data = read_csvs(tables)
+    write_csv(data, rows)
+    note = (
+        "Times of one ranking with 10 iterations (min over repeats, one BLAS thread), divided "
+        "by the fastest cell of the table; the paper's columns are its normalised times "
+        "(MATLAB + SVMlight, 2012). Our R2W2 is a re-implementation (see the README). Compare "
+        "the growth along a column, not absolute values.\n\n"
+    )
+    for axis, out, title in (
+        ("N", table8, "Table VIII — CPU time over N (D = 30)"),
+        ("D", table9, "Table IX — CPU time over D (N = 30)"),
+    ):
+        if axis in set(data["axis"]):
+            body = to_markdown(cputime_table(data, axis))
+        else:
+            body = "not run in this configuration\n"
+        write_markdown(out, f"### {title}\n\n{note}{body}")
+    log.info("cputime: %d rows", len(data))

@@ -1,0 +1,62 @@
+"""The ``scaling`` config section: its checks and the files its rules write.
+
+``workflow/rules/scaling.smk`` reads the section with
+:func:`rlsbench.benchmark.config.part_section` (schema ``workflow/schemas/scaling.schema.yaml``,
+then :func:`check`); its jobs are the timing points of
+:func:`rlsbench.studies.scaling.experiment.plan_points`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rlsbench.studies.scaling.experiment import plan_points
+
+#: Output name -> file name under ``<run>/scaling/tables/``.
+TABLES = {
+    "exponents_csv": "exponents.csv",
+    "exponents_md": "exponents.md",
+    "speedups_csv": "speedups.csv",
+    "speedups_md": "speedups.md",
+    "timings_csv": "timings.csv",
+    "timings_md": "timings.md",
+    "paper_csv": "paper.csv",
+    "paper_md": "paper.md",
+}
+
+
+def check(section: dict, datasets: Mapping) -> None:
+    """The sweeps must make a plan (varied and fixed sizes, known methods with exponents,
+    k < n); raises ConfigError naming the key. The study generates its data: no dataset."""
+    plan_points(section)
+
+
+def tables(directory: str) -> dict[str, str]:
+    """The tables of rule ``scaling_tables``, by output name."""
+    return {name: f"{directory}/tables/{file}" for name, file in TABLES.items()}
+
+
+def figures(section: dict, directory: str) -> list[str]:
+    """One figure per sweep and axis scale (``figures`` of the sweep, default log-log)."""
+    return [
+        f"{directory}/figures/{sweep}_{scale}.png"
+        for sweep, spec in section.get("sweeps", {}).items()
+        for scale in spec.get("figures", ["log"])
+    ]
+
+
+def outputs(section: dict, directory: str) -> list[str]:
+    """What `scaling_all` builds."""
+    return [*figures(section, directory), *tables(directory).values()] + [
+        f"{directory}/tables/agreement.md"
+    ]
+
+
+def published(section: dict, directory: str) -> list[str]:
+    """What `scaling_publish` copies: the outputs and the data behind them."""
+    return [
+        *figures(section, directory),
+        *tables(directory).values(),
+        *[f"{directory}/tables/{name}" for name in ("agreement.csv", "agreement.md")],
+        *[f"{directory}/tables/{name}" for name in ("points.csv", "provenance.json")],
+    ]

@@ -1,0 +1,441 @@
+"""The jobs of the scaling study's rules (``workflow/rules/scaling.smk``): files in, files out.
+
+* :func:`point_job` — one timing point, once per repeat of ``benchmark: repeat(...)``;
+* :func:`collect_job` — every point record and its benchmark into ``points.csv``;
+* :func:`agreement_job` — the methods' selections compared (fails on a disagreement);
+* :func:`tables_job` — exponents, speed-ups, timings and the paper's headline point;
+* :func:`figure_job` — time against the swept size for one sweep (Figs. 1-3).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import platform
+from pathlib import Path
+
+import pandas as pd
+
+from rlsbench.benchmark._io import atomic_path, atomic_write_text
+from rlsbench.benchmark.provenance import provenance
+from rlsbench.benchmark.tables import markdown_table, write_csv, write_markdown
+from rlsbench.studies.scaling.experiment import (
+    REFERENCE_METHOD,
+    Point,
+    add_repeat,
+    agreement_table,
+    budget_decision,
+    check_agreement,
+    fit_exponents,
+    get_scaling_method,
+    point_record,
+    points_frame,
+    read_points,
+    speedup_table,
+    sweep_frame,
+    thread_speedup_table,
+    time_selection,
+)
+
+log = logging.getLogger(__name__)
+
+
+def point_job(record, *, point, settings, threads, bench_iteration=0, previous=None):
+    """Time one point (one repeat per call) and write its record (JSON).
+
+    Snakemake's ``benchmark: repeat(..., N)`` runs the job N times in a row;
+    ``bench_iteration`` says which call this is. The first call decides from the smaller
+    point's record (``previous``) whether the point runs at all (budget) and starts the
+    record; every call that runs appends its in-process selection time, so the record ends
+    with one time per repeat (Snakemake removes a job's outputs before the first call, never
+    between repeats).
+
+    Parameters
+    ----------
+    record : str
+        The point's record (JSON), read back by later repeats.
+    point : dict
+        Fields of :class:`~rlsbench.studies.scaling.experiment.Point` (without its sweeps).
+    settings : dict
+        ``alpha``, ``seed``, ``budget`` and ``methods`` (this point's method only) of the
+        ``scaling`` section.
+    threads : int
+        Threads of the job (at least the point's own count unless ``exclusive``).
+    bench_iteration : int
+    previous : str, optional
+        Record of the next smaller point of the sweep.
+    """
+    from rlsbench.numerics.synthetic import make_two_gaussians
+
+    point = Point(**point)
+    out = Path(record)
+    threads_used = min(point.threads, int(threads))
+    method_cfg = settings["methods"][point.method]
+    if bench_iteration > 0 and out.exists():
+        rec = json.loads(out.read_text())
+    else:
+        rec = point_record(
+            point, alpha=settings["alpha"], seed=settings["seed"], threads_used=threads_used
+        )
+        rec["host"] = platform.node()
+        before = json.loads(Path(previous).read_text()) if previous else None
+        decision = budget_decision(
+            point,
+            before,
+            method_cfg["exponents"],
+            method_cfg.get("budget_s", settings["budget"]["point_s"]),
+        )
+        # NaN (no smaller point to extrapolate from) is written as null
+        rec["predicted_s"] = (
+            None if decision.predicted_s != decision.predicted_s else decision.predicted_s
+        )
+        rec["reason"] = decision.reason
+        if not decision.run:
+            rec["status"] = "skipped"
+        log.info("%s: %s", point.key, decision.reason)
+
+    if rec["status"] in (None, "ok"):
+        X, y = make_two_gaussians(point.m, point.n, seed=settings["seed"])
+        result = time_selection(
+            get_scaling_method(point.method).select,
+            X,
+            y,
+            k=point.k,
+            alpha=settings["alpha"],
+            threads=threads_used,
+            timeout_s=method_cfg.get("timeout_s", settings["budget"]["timeout_s"]),
+        )
+        add_repeat(rec, result)
+        log.info(
+            "%s repeat %d: %s, %.4f s wall, %.4f s cpu, %d thread(s)",
+            point.key,
+            bench_iteration,
+            result["status"],
+            result["wall_s"],
+            result["cpu_s"],
+            threads_used,
+        )
+    else:
+        log.info("%s repeat %d: %s, not run", point.key, bench_iteration, rec["status"])
+    atomic_write_text(out, json.dumps(rec, indent=1) + "\n")
+
+
+def collect_job(records, benchmarks, points, provenance_json, *, sweeps_of, section):
+    """Every point record and its Snakemake benchmark into one tidy table (``points.csv``),
+    and the run's provenance (JSON)."""
+    recs = [json.loads(Path(path).read_text()) for path in records]
+    benches = [pd.read_csv(path, sep="\t") for path in benchmarks]
+    frame = points_frame(recs, benches, sweeps_of)
+    write_csv(frame, points)
+    log.info("%d points: %s", len(frame), frame["status"].value_counts().to_dict())
+    info = provenance(section, section.get("seed"))
+    info["hosts_of_points"] = sorted({r.get("host", "") for r in recs})
+    atomic_write_text(provenance_json, json.dumps(info, indent=1, default=str) + "\n")
+
+
+def agreement_job(points, csv, md, *, excluded):
+    """Check that all methods made the same selections wherever more than one ran.
+
+    Raises :class:`~rlsbench.studies.scaling.experiment.SelectionDisagreement` (nothing
+    written) when a comparable method disagrees, naming the points.
+    """
+    table = agreement_table(read_points(points), excluded=excluded)
+    log.info("agreement table:\n%s", table.to_string())
+    check_agreement(table)
+    compared = table[table["compared_by"] != "excluded"]
+    summary = (
+        f"{len(compared)} comparison(s) at "
+        f"{compared[['m', 'n', 'k']].drop_duplicates().shape[0]} size(s): all identical. "
+        f"Excluded (other criterion): {', '.join(excluded) or 'none'}."
+    )
+    log.info(summary)
+    write_csv(table, csv)
+    write_markdown(md, summary + "\n\n" + markdown_table(table, floatfmt=".3g"))
+
+
+def _pm(value, err):
+    if math.isnan(value):
+        return "–"
+    return f"{value:.2f}" if math.isnan(err) else f"{value:.2f} ± {err:.2f}"
+
+
+def _cell(status, seconds, speedup):
+    if status != "ok":
+        return status
+    return f"{seconds:.3g} s (×{speedup:.3g})" if not math.isnan(speedup) else f"{seconds:.3g} s"
+
+
+TIMING_COLUMNS = [
+    "sweep",
+    "vary",
+    "size",
+    "metric",
+    "method",
+    "threads",
+    "threads_used",
+    "m",
+    "n",
+    "k",
+    "status",
+    "time_s",
+    "wall_s",
+    "cpu_s",
+    "job_s",
+    "job_max_rss_mb",
+    "n_repeats",
+    "predicted_s",
+    "reason",
+]
+
+
+def tables_job(
+    points,
+    agreement,
+    exponents_csv,
+    exponents_md,
+    speedups_csv,
+    speedups_md,
+    timings_csv,
+    timings_md,
+    paper_csv,
+    paper_md,
+    *,
+    settings,
+):
+    """Exponent fits, speed-ups of greedy RLS, per-sweep timings and the paper comparison.
+
+    Runs only after the agreement check passed (``agreement`` is an input for that reason).
+    CSV for machines, Markdown for the report and the README. Every sweep is timed in its own
+    metric (CPU seconds as in the paper, or wall seconds for thread comparisons; column
+    ``metric``).
+
+    Parameters
+    ----------
+    points, agreement : str
+        ``points.csv`` and ``agreement.csv``.
+    exponents_csv, ..., paper_md : str
+        Output paths.
+    settings : dict
+        The ``scaling`` section.
+    """
+    cfg = settings
+    pts = read_points(points)
+    sweeps = sweep_frame(pts, cfg["sweeps"], cfg.get("metric", "cpu"))
+    expected = {name: spec["exponents"] for name, spec in cfg["methods"].items()}
+
+    # Exponent of the swept size on a log-log scale, per method and thread count.
+    fitted = [name for name, spec in cfg["sweeps"].items() if spec.get("fit", True)]
+    exponents = fit_exponents(
+        sweeps[sweeps["sweep"].isin(fitted)], expected, min_points=cfg.get("fit_min_points", 3)
+    )
+    write_csv(exponents, exponents_csv)
+    shown = exponents.assign(
+        exponent=[_pm(e, s) for e, s in zip(exponents["exponent"], exponents["stderr"])],
+        sizes=[
+            f"{a}–{b}" if n else "–"
+            for a, b, n in zip(exponents["size_min"], exponents["size_max"], exponents["n_points"])
+        ],
+    )[
+        [
+            "sweep",
+            "vary",
+            "metric",
+            "method",
+            "threads",
+            "exponent",
+            "expected",
+            "n_points",
+            "sizes",
+            "n_skipped",
+        ]
+    ]
+    write_markdown(exponents_md, markdown_table(shown, floatfmt=".2g"))
+
+    # Speed-up of greedy RLS over every other method (same sweep, size, threads, run), and of
+    # every multi-threaded variant over its single-threaded self.
+    speedups = speedup_table(sweeps, REFERENCE_METHOD)
+    threading = thread_speedup_table(sweeps)
+    write_csv(
+        pd.concat(
+            [
+                speedups.assign(kind="greedy_rls_over_method"),
+                threading.assign(kind="threads_over_single"),
+            ],
+            ignore_index=True,
+        ),
+        speedups_csv,
+    )
+    lookup = speedups.set_index(["sweep", "threads", "size", "method"])["speedup"]
+    wide_rows = []
+    for (sweep, vary, metric, threads, size), grp in sweeps.groupby(
+        ["sweep", "vary", "metric", "threads", "size"]
+    ):
+        row = {"sweep": sweep, "metric": metric, "threads": int(threads), "size": f"{vary}={size}"}
+        for _, r in grp.iterrows():
+            speedup = lookup.get((sweep, threads, size, r["method"]), math.nan)
+            row[r["method"]] = _cell(r["status"], r["time_s"], speedup)
+        wide_rows.append(row)
+    wide = pd.DataFrame(wide_rows).fillna("")
+    first = ["sweep", "metric", "threads", "size", REFERENCE_METHOD]
+    wide = wide[
+        [c for c in first if c in wide]
+        + [c for c in cfg["methods"] if c in wide and c not in first]
+    ]
+    text = (
+        "Median selection time over the repeats (metric: cpu = CPU seconds of the process, as "
+        "in the paper; wall = elapsed seconds); (×s) = speed-up of greedy RLS: the method's "
+        "time divided by greedy RLS's time at the same size and thread count in the same "
+        "run.\n\n" + markdown_table(wide, floatfmt=".3g")
+    )
+    if len(threading):
+        shown_threads = threading[
+            [
+                "sweep",
+                "metric",
+                "method",
+                "size",
+                "threads",
+                "threads_used",
+                "single_s",
+                "time_s",
+                "speedup",
+            ]
+        ]
+        text += (
+            "\nMulti-threaded over single-threaded (speed-up = single / multi):\n\n"
+            + markdown_table(shown_threads, floatfmt=".3g")
+        )
+    write_markdown(speedups_md, text)
+
+    # Per-sweep timings (the data behind the figures).
+    write_csv(sweeps[TIMING_COLUMNS], timings_csv)
+    write_markdown(timings_md, markdown_table(sweeps[TIMING_COLUMNS], floatfmt=".3g"))
+
+    paper = paper_table(pts, cfg["paper_reference"])
+    write_csv(paper, paper_csv)
+    write_markdown(paper_md, markdown_table(paper, floatfmt=".3g"))
+    log.info("exponents:\n%s\npaper comparison:\n%s", shown.to_string(), paper.to_string())
+
+
+def paper_table(points: pd.DataFrame, ref: dict) -> pd.DataFrame:
+    """The paper's headline point (50 000 examples, 1000 features, 50 selected) beside ours.
+
+    Parameters
+    ----------
+    points : DataFrame
+        ``points.csv``.
+    ref : dict
+        ``scaling.paper_reference``: method, m, n, k, seconds, source, note.
+    """
+    hit = points[
+        (points["method"] == ref["method"])
+        & (points["m"] == ref["m"])
+        & (points["n"] == ref["n"])
+        & (points["k"] == ref["k"])
+    ]
+    rows = [
+        {
+            "source": ref["source"],
+            "m": ref["m"],
+            "n": ref["n"],
+            "k": ref["k"],
+            "threads": 1,
+            "cpu_s": float(ref["seconds"]),
+            "wall_s": math.nan,
+            "note": ref["note"],
+            "paper / ours (cpu)": math.nan,
+        }
+    ]
+    for _, r in hit.sort_values("threads").iterrows():
+        ok = r["status"] == "ok"
+        rows.append(
+            {
+                "source": f"this run ({r['method']}, median of {r['n_repeats']})",
+                "m": r["m"],
+                "n": r["n"],
+                "k": r["k"],
+                "threads": int(r["threads_used"]),
+                "cpu_s": r["cpu_s"] if ok else math.nan,
+                "wall_s": r["wall_s"] if ok else math.nan,
+                "note": (
+                    f"whole job incl. start-up and data generation: {r['job_s']:.3g} s wall, "
+                    f"peak RSS {r['job_max_rss_mb']:.0f} MB"
+                )
+                if ok
+                else r["reason"],
+                "paper / ours (cpu)": float(ref["seconds"]) / r["cpu_s"] if ok else math.nan,
+            }
+        )
+    if hit.empty:
+        rows.append(
+            {
+                "source": "this run",
+                "m": ref["m"],
+                "n": ref["n"],
+                "k": ref["k"],
+                "threads": 0,
+                "cpu_s": math.nan,
+                "wall_s": math.nan,
+                "note": "point not in this config's grid (run config/paper.yaml)",
+                "paper / ours (cpu)": math.nan,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def figure_job(points, agreement, figure, *, sweep, scale, settings, labels):
+    """Running time against the swept size for one sweep (Figs. 1-3 of the greedy RLS paper).
+
+    One line per method and thread count: median selection time over the repeats in the
+    sweep's metric (CPU seconds as in the paper, or wall seconds), bars from the fastest to
+    the slowest repeat. Points that were skipped or timed out are not drawn; the timings table
+    lists them with their reason.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+    spec = settings["sweeps"][sweep]
+    metric = spec.get("metric", settings.get("metric", "cpu"))
+    data = sweep_frame(read_points(points), {sweep: spec}, metric)
+    ok = data[data["status"] == "ok"]
+
+    fig, ax = plt.subplots(figsize=(6.4, 4.4), layout="constrained")
+    for (method, threads), grp in ok.groupby(["method", "threads"], sort=True):
+        grp = grp.sort_values("size")
+        ax.errorbar(
+            grp["size"],
+            grp["time_s"],
+            yerr=[grp["time_s"] - grp["time_s_min"], grp["time_s_max"] - grp["time_s"]],
+            marker="o",
+            markersize=4,
+            capsize=2,
+            linestyle="-" if threads == 1 else "--",
+            label=f"{labels.get(method, method)} "
+            f"({'1 thread' if threads == 1 else f'{threads} threads'})",
+        )
+    fixed = ", ".join(f"{key} = {value}" for key, value in spec["fixed"].items())
+    ax.set_xlabel(
+        {"m": "training examples m", "n": "features n", "k": "selected features k"}[spec["vary"]]
+    )
+    ax.set_ylabel(f"{'CPU' if metric == 'cpu' else 'wall-clock'} seconds (median of repeats)")
+    ax.set_title(f"{spec.get('title', sweep)} ({fixed})", fontsize=10)
+    if scale == "log":
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        # sizes as plain numbers (500, 1000, ...) rather than powers of ten
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ticks = sorted(data["size"].unique())
+        if len(ticks) <= 12:
+            ax.set_xticks(ticks)
+    ax.grid(True, which="both", alpha=0.3)
+    if len(ok):
+        ax.legend(fontsize=8)
+    with atomic_path(figure) as tmp:
+        fig.savefig(tmp, dpi=120, format="png")
+    plt.close(fig)
+    log.info("%s %s: %d points drawn, %d not run", sweep, scale, len(ok), len(data) - len(ok))

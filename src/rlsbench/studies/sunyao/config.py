@@ -1,0 +1,114 @@
+"""The ``sunyao`` config section: its checks and the inputs and files of its rules.
+
+``workflow/rules/sunyao.smk`` reads the section with
+:func:`rlsbench.benchmark.config.part_section` (schema ``workflow/schemas/sunyao.schema.yaml``,
+then :func:`check`). Its studies are ``table1`` (a list of datasets, each over random
+splits) and ``fig1`` (one dataset over growing training sets); a dataset's ``source`` is
+``prepared`` (a registry dataset, ``results/datasets/prepared/<name>.npz``) or ``sinc``
+(generated in the job).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rlsbench.benchmark.config import ConfigError
+
+
+def _check_dataset(entry: dict, key: str, datasets: Mapping) -> None:
+    name = entry.get("name", entry.get("dataset"))
+    if entry.get("source", "prepared") != "prepared" or not datasets:
+        return
+    if name not in datasets:
+        raise ConfigError(f"config key {key}: unknown dataset {name!r}; see config/datasets.yaml")
+    task = (datasets[name] or {}).get("task")
+    if task is not None and task != "regression":
+        raise ConfigError(
+            f"config key {key}: dataset {name!r} is a {task} task; Sun & Yao's experiments "
+            "need regression"
+        )
+
+
+def check(section: dict, datasets: Mapping) -> None:
+    """Table 1's dataset names are unique; a ``prepared`` dataset is a regression dataset of
+    the registry. Raises ConfigError naming the key."""
+    seen = set()
+    for i, entry in enumerate(section["table1"]["datasets"]):
+        key = f"sunyao.table1.datasets[{i}]"
+        if entry["name"] in seen:
+            raise ConfigError(f"config key {key}.name: {entry['name']!r} repeats")
+        seen.add(entry["name"])
+        _check_dataset(entry, f"{key}.name", datasets)
+    if fig1(section):
+        _check_dataset(section["fig1"], "sunyao.fig1.dataset", datasets)
+
+
+def table1(section: dict) -> dict:
+    """``sunyao.table1`` with its datasets as a mapping name -> entry (none when off)."""
+    t1 = dict(section.get("table1") or {"datasets": []})
+    t1["datasets"] = {entry["name"]: entry for entry in t1["datasets"]}
+    return t1
+
+
+def fig1(section: dict) -> dict | None:
+    """``sunyao.fig1``, or None when absent or disabled."""
+    f1 = section.get("fig1")
+    return f1 if f1 and f1.get("enabled", True) else None
+
+
+def entry(section: dict, study: str, dataset: str) -> dict:
+    """The config entry of a dataset in a study (table1: its datasets map; fig1: the section)."""
+    if study == "table1":
+        datasets = table1(section)["datasets"]
+        if dataset not in datasets:
+            raise ConfigError(
+                f"config key sunyao.table1.datasets: no dataset {dataset!r} "
+                f"(known: {', '.join(datasets)})"
+            )
+        return datasets[dataset]
+    f1 = fig1(section)
+    if not f1 or f1["dataset"] != dataset:
+        raise ConfigError(f"config key sunyao.fig1.dataset is not {dataset!r}")
+    return f1
+
+
+def needs_file(section: dict, study: str, dataset: str) -> bool:
+    """Whether the dataset is read from a prepared file (else generated in the job)."""
+    return entry(section, study, dataset).get("source", "prepared") == "prepared"
+
+
+def cv(section: dict, study: str) -> dict:
+    """The CV settings of a study (Fig. 1 has its own k_max grid)."""
+    settings = dict(section["cv"])
+    if study == "fig1":
+        settings["k_max"] = section["fig1"]["cv_k_max"]
+    return settings
+
+
+def outputs(section: dict, directory: str) -> dict[str, list[str]]:
+    """The report files of the two studies (empty when a study is off)."""
+    t1, f1 = table1(section), fig1(section)
+    return {
+        "table1": [f"{directory}/table1/{n}" for n in ("table1.md", "table1.csv", "splits.csv")]
+        if t1["datasets"]
+        else [],
+        "fig1": [f"{directory}/fig1/{n}" for n in ("fig1.png", "fig1.md", "fig1.csv")]
+        if f1
+        else [],
+    }
+
+
+def targets(section: dict, directory: str) -> list[str]:
+    """What `sunyao_all` builds."""
+    out = outputs(section, directory)
+    return [*out["table1"], *out["fig1"]]
+
+
+def published(section: dict, directory: str) -> list[str]:
+    """What `sunyao_publish` copies: the reports and the CV choices behind them."""
+    t1, f1 = table1(section), fig1(section)
+    return [
+        *targets(section, directory),
+        *[f"{directory}/hyper/table1/{d}.json" for d in t1["datasets"]],
+        *([f"{directory}/hyper/fig1/{f1['dataset']}.json"] if f1 else []),
+    ]

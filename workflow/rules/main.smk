@@ -1,0 +1,219 @@
+# The main part: the greedy RLS paper's accuracy experiment (Pahikkala et al., Section 4.2).
+# Jobs: λ by LOO grid search per training split (main_alpha), then one selection job per
+# (dataset, method, fold[, seed]) (main_select), both `run:` calls into
+# rlsbench.benchmark.protocol (hundreds of small jobs: no script start-up each). Reports: the
+# merged step table, curves, run times, summary, the paper's checks and figures.
+#   snakemake main_all --cores 2                                  (embedded default)
+#   snakemake main_publish --cores 1 --configfile config/paper.yaml   (-> results/paper/main)
+from rlsbench.benchmark.protocol import alpha_settings, job_settings
+from rlsbench.studies.main import config as main_config
+
+MAIN = part_section("main", main_config.check)
+MAIN_DIR = f"{RUNDIR}/main"
+MAIN_OUTPUTS = [f"{MAIN_DIR}/{name}" for name in main_config.outputs(MAIN)]
+MAIN_TARGETS = MAIN_OUTPUTS if MAIN else []
+
+
+wildcard_constraints:
+    dataset=r"[^/]+",
+    method=r"[^/]+",
+    fold=r"\d+",
+    seed=r"\d+",
+
+
+rule main_alpha:
+    input:
+        prepared("{dataset}"),
+    output:
+        f"{MAIN_DIR}/alpha/{{dataset}}/fold{{fold}}.json",
+    log:
+        f"{MAIN_DIR}/logs/alpha/{{dataset}}/fold{{fold}}.log",
+    benchmark:
+        f"{MAIN_DIR}/benchmarks/alpha/{{dataset}}/fold{{fold}}.tsv"
+    threads: MAIN.get("threads", 1)
+    resources:
+        mem_mb=lambda wc: main_config.alpha_mem_mb(MAIN, DATASET_REGISTRY, wc.dataset),
+        runtime=lambda wc: main_config.alpha_runtime(MAIN, DATASET_REGISTRY, wc.dataset),
+    params:
+        # the settings a λ search depends on (budgets or k caps do not re-run it)
+        settings=lambda wc: alpha_settings(MAIN),
+    run:
+        from rlsbench.benchmark.protocol import alpha_job
+
+        alpha_job(input[0], wildcards.fold, params.settings, output[0], log[0], threads)
+
+
+rule main_select:
+    input:
+        dataset=prepared("{dataset}"),
+        alpha=f"{MAIN_DIR}/alpha/{{dataset}}/fold{{fold}}.json",
+    output:
+        f"{MAIN_DIR}/jobs/{{dataset}}/{{method}}/fold{{fold}}-seed{{seed}}.csv",
+    log:
+        f"{MAIN_DIR}/logs/select/{{dataset}}/{{method}}/fold{{fold}}-seed{{seed}}.log",
+    benchmark:
+        f"{MAIN_DIR}/benchmarks/select/{{dataset}}/{{method}}/fold{{fold}}-seed{{seed}}.tsv"
+    threads: MAIN.get("threads", 1)
+    resources:
+        mem_mb=lambda wc: main_config.select_mem_mb(MAIN, DATASET_REGISTRY, wc.dataset, wc.method),
+        runtime=lambda wc: main_config.select_runtime(MAIN, DATASET_REGISTRY, wc.dataset, wc.method),
+    params:
+        # the settings one dataset's jobs depend on (a change re-runs only those jobs)
+        settings=lambda wc: job_settings(MAIN, wc.dataset),
+    run:
+        from rlsbench.benchmark.protocol import select_job
+
+        select_job(
+            input.dataset,
+            wildcards.method,
+            wildcards.fold,
+            wildcards.seed,
+            input.alpha,
+            params.settings,
+            output[0],
+            log[0],
+            threads,
+        )
+
+
+rule main_aggregate:
+    input:
+        tables=lambda wc: main_config.job_tables(MAIN, MAIN_DIR),
+    output:
+        steps=f"{MAIN_DIR}/tables/steps.csv",
+    log:
+        f"{MAIN_DIR}/logs/aggregate.log",
+    benchmark:
+        f"{MAIN_DIR}/benchmarks/aggregate.tsv"
+    conda:
+        "../../environment.yml"
+    params:
+        function="rlsbench.benchmark.results.aggregate_job",
+    script:
+        CALL
+
+
+rule main_curves:
+    input:
+        steps=rules.main_aggregate.output.steps,
+    output:
+        curves=f"{MAIN_DIR}/tables/curves.csv",
+    log:
+        f"{MAIN_DIR}/logs/curves.log",
+    conda:
+        "../../environment.yml"
+    params:
+        function="rlsbench.benchmark.results.curves_job",
+    script:
+        CALL
+
+
+rule main_runtime:
+    input:
+        benchmarks=lambda wc: main_config.job_benchmarks(MAIN, MAIN_DIR),
+    output:
+        runtime=f"{MAIN_DIR}/tables/runtime.csv",
+    log:
+        f"{MAIN_DIR}/logs/runtime.log",
+    conda:
+        "../../environment.yml"
+    params:
+        function="rlsbench.benchmark.results.runtime_job",
+        prefix=f"{MAIN_DIR}/benchmarks/",
+    script:
+        CALL
+
+
+rule main_summary:
+    input:
+        steps=rules.main_aggregate.output.steps,
+    output:
+        csv=report(
+            f"{MAIN_DIR}/tables/summary.csv",
+            caption="../report/main_summary.rst",
+            category="Main",
+            subcategory="Tables",
+        ),
+        md=f"{MAIN_DIR}/tables/summary.md",
+        tex=f"{MAIN_DIR}/tables/summary.tex",
+    log:
+        f"{MAIN_DIR}/logs/summary.log",
+    conda:
+        "../../environment.yml"
+    params:
+        function="rlsbench.benchmark.results.summary_job",
+        report_k=MAIN.get("report_k", []),
+    script:
+        CALL
+
+
+rule main_checks:
+    input:
+        steps=rules.main_aggregate.output.steps,
+    output:
+        csv=report(
+            f"{MAIN_DIR}/tables/paper_checks.csv",
+            caption="../report/main_checks.rst",
+            category="Main",
+            subcategory="Tables",
+        ),
+        md=f"{MAIN_DIR}/tables/paper_checks.md",
+    log:
+        f"{MAIN_DIR}/logs/checks.log",
+    conda:
+        "../../environment.yml"
+    params:
+        function="rlsbench.studies.main.jobs.checks_job",
+        report_k=MAIN.get("report_k", []),
+    script:
+        CALL
+
+
+rule main_figures:
+    input:
+        steps=rules.main_aggregate.output.steps,
+    output:
+        test=report(
+            f"{MAIN_DIR}/figures/test_{{dataset}}.png",
+            caption="../report/main_test.rst",
+            category="Main",
+            subcategory="Test accuracy vs k (Figs. 4-9)",
+            labels={"dataset": "{dataset}", "figure": "test vs k"},
+        ),
+        loo=report(
+            f"{MAIN_DIR}/figures/loo_vs_test_{{dataset}}.png",
+            caption="../report/main_loo.rst",
+            category="Main",
+            subcategory="LOO vs test, greedy RLS (Figs. 10-15)",
+            labels={"dataset": "{dataset}", "figure": "LOO vs test"},
+        ),
+    log:
+        f"{MAIN_DIR}/logs/figures/{{dataset}}.log",
+    conda:
+        "../../environment.yml"
+    params:
+        function="rlsbench.studies.main.jobs.figures_job",
+        dataset="{dataset}",
+    script:
+        CALL
+
+
+rule main_all:
+    input:
+        MAIN_TARGETS,
+
+
+# The committed copy of a run (normally the paper run), never refreshed by the run itself.
+rule main_publish:
+    input:
+        sources=MAIN_OUTPUTS,
+    output:
+        targets=published("main", MAIN_OUTPUTS),
+    log:
+        f"{MAIN_DIR}/logs/publish.log",
+    conda:
+        "../../environment.yml"
+    params:
+        function="rlsbench.benchmark.tables.publish",
+    script:
+        CALL
