@@ -59,7 +59,7 @@ def test_tiny_run_writes_the_ledger_from_the_enabled_part(tmp_path):
     for name in OUTPUTS:
         assert (out / name).is_file(), name
     log = (out / "logs" / "fidelity.log").read_text()
-    read = [line.strip() for line in log.split("wrote:")[0].splitlines()[1:]]
+    read = re.findall(r" read (\S+)$", log, re.M)
     assert read and all(p.startswith("results/runs/tiny/main/") for p in read), log
     ledger = pd.read_csv(out / "fidelity.csv", keep_default_na=False)
     cells = ledger[ledger["level"].isin(["cell", "series"])]

@@ -12,7 +12,7 @@ from rlsbench.studies.fidelity import PART_FILES as FIDELITY_PART_FILES
 FIDELITY_DIR = f"{RUNDIR}/fidelity"
 FIDELITY_PUBLISH_DIR = "results/paper"
 
-# What the enabled parts of this config build (targets and published files): the ledger reads
+# What the enabled parts of this config build (nothing for a disabled part) (targets and published files): the ledger reads
 # the tables among them that it knows (PART_FILES); the rows needing the others are `not run`.
 FIDELITY_BUILT = {
     "main": MAIN_TARGETS,
@@ -24,7 +24,6 @@ FIDELITY_BUILT = {
 FIDELITY_INPUTS = sorted(
     path
     for part, rels in FIDELITY_PART_FILES.items()
-    if part_enabled(part)
     for path in (f"{RUNDIR}/{part}/{rel}" for rel in rels)
     if path in set(FIDELITY_BUILT[part])
 )
@@ -35,7 +34,7 @@ FIDELITY_TARGETS = (
 
 rule fidelity:
     input:
-        FIDELITY_INPUTS,
+        tables=FIDELITY_INPUTS,
     output:
         ledger=report(
             f"{FIDELITY_DIR}/fidelity.csv",
@@ -52,10 +51,12 @@ rule fidelity:
         ),
     log:
         f"{FIDELITY_DIR}/logs/fidelity.log",
-    run:
-        from rlsbench.studies.fidelity import write_ledger
-
-        write_ledger(RUNDIR, FIDELITY_DIR, only=input, source=RUNDIR, log=log[0])
+    conda:
+        "../../environment.yml"
+    params:
+        function="rlsbench.studies.fidelity.jobs.ledger_job",
+    script:
+        CALL
 
 
 rule fidelity_all:
@@ -67,12 +68,14 @@ rule fidelity_all:
 #   snakemake fidelity_publish --configfile config/paper.yaml --cores 2
 rule fidelity_publish:
     input:
-        [f"{FIDELITY_DIR}/{name}" for name in FIDELITY_OUTPUTS],
+        sources=[f"{FIDELITY_DIR}/{name}" for name in FIDELITY_OUTPUTS],
     output:
-        [f"{FIDELITY_PUBLISH_DIR}/{name}" for name in FIDELITY_OUTPUTS],
+        targets=[f"{FIDELITY_PUBLISH_DIR}/{name}" for name in FIDELITY_OUTPUTS],
     log:
         f"{FIDELITY_DIR}/logs/publish.log",
     conda:
         "../../environment.yml"
+    params:
+        function="rlsbench.benchmark.tables.publish",
     script:
-        "../scripts/publish.py"
+        CALL

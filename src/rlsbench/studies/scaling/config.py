@@ -53,7 +53,10 @@ def outputs(section: dict, directory: str) -> list[str]:
 
 
 def published(section: dict, directory: str) -> list[str]:
-    """What `scaling_publish` copies: the outputs and the data behind them."""
+    """What `scaling_publish` copies: the outputs and the data behind them (none when the
+    part is disabled)."""
+    if not section:
+        return []
     return [
         *figures(section, directory),
         *tables(directory).values(),
