@@ -163,7 +163,7 @@ def fetch_url(
             if wait >= _remaining(stop):
                 raise _Failure(
                     f"{exc} (no time left for another attempt before the deadline)", False
-                )
+                ) from exc
             time.sleep(wait)
 
 

@@ -346,7 +346,8 @@ def load_registry(path=None, *, extra=(), inline=None, inline_base=None) -> Regi
         source = "config key datasets"
         if not isinstance(inline, dict):
             raise RegistryError(
-                f"config key datasets: expected a mapping name -> entry, got {type(inline).__name__}"
+                "config key datasets: expected a mapping name -> entry, "
+                f"got {type(inline).__name__}"
             )
         base = Path(inline_base) if inline_base is not None else Path.cwd()
         _merge(registry, _entries({"version": 1, "datasets": inline}, None, source, base), source)
