@@ -255,7 +255,12 @@ def entry_for_file(
         spec = _spec(name, entry)
         y, _ = encode_target(spec, table)
     except DatasetError as exc:
-        return name, entry, f"could not read the file as guessed ({exc.reason}); edit read/labels"
+        where = f"line {exc.line}: " if exc.line else ""
+        return (
+            name,
+            entry,
+            f"could not read the file as guessed ({where}{exc.reason}); edit read/labels",
+        )
     expected = {"n_samples": int(table.X.shape[0]), "n_features": int(table.X.shape[1])}
     counts = class_counts(entry["task"], y)
     if counts:

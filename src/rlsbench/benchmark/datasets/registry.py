@@ -157,21 +157,23 @@ class Registry(dict):
 
 # ----------------------------------------------------------------------------------- reading
 def _line_of(node, path) -> int | None:
-    """1-based line of the YAML node at ``path`` (keys/indices) below ``node``, or its nearest
-    ancestor's."""
+    """1-based line of the YAML key (or sequence item) at ``path`` below ``node``, or of its
+    nearest ancestor's."""
     if node is None:
         return None
+    line = node.start_mark.line
     for key in path:
         if isinstance(node, yaml.MappingNode):
-            child = next((v for k, v in node.value if str(k.value) == str(key)), None)
+            pair = next(((k, v) for k, v in node.value if str(k.value) == str(key)), None)
+            if pair is None:
+                break
+            line, node = pair[0].start_mark.line, pair[1]
         elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
-            child = node.value[key]
+            node = node.value[key]
+            line = node.start_mark.line
         else:
-            child = None
-        if child is None:
             break
-        node = child
-    return node.start_mark.line + 1
+    return line + 1
 
 
 @functools.lru_cache(maxsize=1)
