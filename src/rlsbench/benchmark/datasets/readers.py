@@ -74,7 +74,7 @@ def _check_part(dataset, X, names, lines, path) -> None:
     if bad.any():
         row, col = (int(i) for i in np.argwhere(bad)[0])
         raise FormatError(
-            f"value {X[row, col]!r} in feature {names[col]!r} is not a finite number "
+            f"value {float(X[row, col])!r} in feature {names[col]!r} is not a finite number "
             f"({int(bad.any(axis=1).sum())} row(s) affected)",
             dataset=dataset,
             file=path,
