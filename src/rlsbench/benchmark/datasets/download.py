@@ -154,7 +154,8 @@ def fetch_url(
             _fetch_once(url, Path(dest), timeout, stop)
             return
         except _Failure as exc:
-            log.warning("attempt %d/%d for %s failed: %s", attempt + 1, attempts, url, exc)
+            # info, not warning: a download that fails in the end lists every URL's failure
+            log.info("attempt %d/%d for %s failed: %s", attempt + 1, attempts, url, exc)
             if not exc.transient or attempt + 1 == attempts:
                 if exc.transient and attempts > 1:
                     raise _Failure(f"{exc} (after {attempts} attempts)", True) from exc
@@ -240,7 +241,7 @@ def download_file(
             continue
         except IntegrityError as exc:
             failures.append((url, exc.reason))
-            log.warning("%s: %s from %s rejected: %s", dataset, file.name, url, exc.reason)
+            log.info("%s: %s from %s rejected: %s", dataset, file.name, url, exc.reason)
             continue
         log.info("%s: %s verified (%s) from %s", dataset, file.name, how, url)
         return record
