@@ -262,3 +262,15 @@ def test_bad_idx_pair_is_refused(tiny, images, labels, message):
         t.prepare()
     assert err.value.dataset == "tiny"
     assert_nothing_partial(t, raw_complete=True)
+
+
+def test_arff_trailing_separator_is_not_an_extra_field(tiny):
+    """Torgo's bank files end every row with a comma: accepted, and read as without it."""
+    t = tiny(
+        {"data": GOOD["arff"].replace(b"0.5\n", b"0.5,\n").replace(b"3.5\n", b"3.5,\n")},
+        kind="arff",
+    )
+    t.download()
+    ds = t.prepare()
+    np.testing.assert_array_equal(ds.y, [0.5, 1.5, 2.5, 3.5])
+    np.testing.assert_array_equal(ds.X[:, :2], [[1, 2], [3, 4], [5, 6], [7, 8]])

@@ -387,8 +387,12 @@ def _arff_rows(text_lines, start, dataset, path):
                 "sparse ARFF rows are not supported", dataset=dataset, file=path, line=index + 1
             )
         quote = "'" if "'" in row else '"'
-        fields = next(csv.reader([row], quotechar=quote, skipinitialspace=True))
-        yield index + 1, [f.strip() for f in fields]
+        fields = [
+            f.strip() for f in next(csv.reader([row], quotechar=quote, skipinitialspace=True))
+        ]
+        if len(fields) > 1 and fields[-1] == "" and row.endswith(","):
+            fields.pop()  # a trailing separator (Torgo's bank files end every row with one)
+        yield index + 1, fields
 
 
 def _arff_problem(rows, meta):
