@@ -117,3 +117,19 @@ def test_published_record_has_config_machine_and_thread_pools(checkout, monkeypa
     with pytest.raises(prov.DirtyTreeError):
         prov.provenance_record(config)
     assert prov.provenance_record(config, require_clean=False)["git_commit"].endswith("+dirty")
+
+
+def test_blas_columns_do_not_depend_on_what_was_imported_first():
+    """numpy and scipy each bundle an OpenBLAS; a job that imported scipy first and one that
+    did not must write the same provenance (result tables are compared across runs)."""
+    import sys
+
+    code = "from rlsbench.benchmark.provenance import provenance as p; r = p({}, 0); "
+    code += "print(r['blas'], r['blas_threads'])"
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", first + code], capture_output=True, text=True, check=True
+        ).stdout
+        for first in ("", "import scipy.linalg; ", "import sklearn.linear_model; ")
+    }
+    assert len(outputs) == 1, outputs

@@ -207,24 +207,28 @@ def machine() -> dict:
 
 
 def thread_pools() -> list:
-    """Every BLAS/OpenMP pool loaded in this process, with its library, version and thread
-    count (:func:`threadpoolctl.threadpool_info`, install paths left out)."""
+    """Every BLAS/OpenMP pool of the numeric stack, with its library, version and thread count
+    (:func:`threadpoolctl.threadpool_info`, install paths left out), in a fixed order.
+
+    numpy and scipy each bundle their own OpenBLAS; both are loaded first, so the list does not
+    depend on what the caller happened to import before.
+    """
+    import numpy  # noqa: F401
+    import scipy.linalg  # noqa: F401
     from threadpoolctl import threadpool_info
 
     keys = ("user_api", "internal_api", "version", "num_threads", "threading_layer", "architecture")
-    return [{k: pool.get(k) for k in keys if k in pool} for pool in threadpool_info()]
+    pools = [{k: pool.get(k) for k in keys if k in pool} for pool in threadpool_info()]
+    return sorted(pools, key=lambda p: tuple(str(p.get(k)) for k in keys))
 
 
 @lru_cache(maxsize=1)
 def _blas_columns() -> dict:
-    # numpy's BLAS is the one the numerics use; importing numpy first makes sure it is loaded
-    import numpy  # noqa: F401
-
     blas = [p for p in thread_pools() if p.get("user_api") == "blas"]
     if not blas:
         return {"blas": "none", "blas_threads": 0}
     return {
-        "blas": "; ".join(f"{p.get('internal_api')} {p.get('version')}" for p in blas),
+        "blas": "; ".join(sorted({f"{p.get('internal_api')} {p.get('version')}" for p in blas})),
         "blas_threads": int(max(p.get("num_threads") or 0 for p in blas)),
     }
 
