@@ -146,3 +146,17 @@ def test_download_failure_names_every_url(tiny):
 def test_version():
     run = rlsbench("--version")
     assert run.returncode == 0 and run.stdout.strip().startswith("rlsbench ")
+
+
+def test_a_registry_that_is_no_mapping_is_one_short_line(tmp_path):
+    bad = tmp_path / "notes.txt"
+    bad.write_text("some notes " * 200)
+    line = error_line(rlsbench("datasets", "--registry-extra", bad, "list"))
+    assert f"file '{bad}', line 1: registry entry does not match the schema at <root>" in line
+    assert "is not of type 'object'" in line and len(line) < 300
+
+
+def test_unwritable_cache_directory(tmp_path):
+    (tmp_path / "file").write_text("not a directory")
+    line = error_line(rlsbench("datasets", "fetch", "wine", "--cache-dir", tmp_path / "file" / "c"))
+    assert line == f"rlsbench: error: {tmp_path / 'file' / 'c' / 'raw'}: Not a directory"

@@ -183,6 +183,24 @@ def _validator():
     return jsonschema.Draft202012Validator(yaml.safe_load(schema_file().read_text()))
 
 
+def _short(value, limit=60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _describe(error) -> str:
+    """A schema error in one short line (jsonschema's own repeats the whole offending value)."""
+    if error.validator == "anyOf" and "files" in error.absolute_path:
+        return "give the file a mirror path, a local path or at least one upstream URL"
+    if error.validator == "type":
+        return f"{_short(error.instance)} is not of type {error.validator_value!r}"
+    if error.validator in ("enum", "const"):
+        return f"{_short(error.instance)} is not one of {error.validator_value!r}"
+    if error.validator == "pattern":
+        return f"{_short(error.instance)} does not match {error.validator_value!r}"
+    return error.message if len(error.message) <= 200 else error.message[:197] + "..."
+
+
 def _validate(data, source, node=None) -> None:
     """Check ``data`` against the registry schema; the error names file, line and key path."""
     errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
@@ -190,9 +208,7 @@ def _validate(data, source, node=None) -> None:
         return
     first = errors[0]
     key = "/".join(map(str, first.absolute_path)) or "<root>"
-    message = first.message
-    if first.validator == "anyOf" and first.absolute_path and "files" in first.absolute_path:
-        message = "give the file a mirror path, a local path or at least one upstream URL"
+    message = _describe(first)
     more = f" (and {len(errors) - 1} more problem(s) in this file)" if len(errors) > 1 else ""
     raise RegistryError(
         f"registry entry does not match the schema at {key}: {message}{more}",
