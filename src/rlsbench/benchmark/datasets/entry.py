@@ -141,7 +141,7 @@ def entry_for_file(
     file,
     *,
     name=None,
-    format=None,  # noqa: A002 - the registry's field name
+    format=None,
     task=None,
     target=None,
     sep=None,
@@ -206,7 +206,7 @@ def entry_for_file(
             X, _ = load_svmlight_file(fh, zero_based=False)
         read = {"n_features": int(X.shape[1])}
     elif guessed == "arff":
-        attributes = [t.split()[1] for t in text if t.lower().startswith("@attribute")]
+        attributes = [t.split()[1].strip("'\"") for t in text if t.lower().startswith("@attribute")]
         read = {"target": target or (attributes[-1] if attributes else None)}
     elif guessed in ("delimited", "uci-csv", "dense-text"):
         sep = sep or _guess_sep(text[0])
