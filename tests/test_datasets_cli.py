@@ -44,19 +44,13 @@ def test_unknown_dataset_is_a_clean_error(capsys):
 
 @needs_mirror
 def test_fetch_with_relative_mirror_into_cache(tmp_path, capsys, monkeypatch):
-    # A relative mirror path resolves against the repository root, not the current directory.
-    monkeypatch.chdir(tmp_path)
+    # A relative mirror path resolves against the current directory (never the package's).
+    (tmp_path / "here").mkdir()
+    (tmp_path / "here" / "mirror").symlink_to(SHARED)
+    monkeypatch.chdir(tmp_path / "here")
     assert (
         main(
-            [
-                "datasets",
-                "fetch",
-                "heart",
-                "--cache-dir",
-                str(tmp_path / "c"),
-                "--mirror",
-                "../shared/datasets",
-            ]
+            ["datasets", "fetch", "heart", "--cache-dir", str(tmp_path / "c"), "--mirror", "mirror"]
         )
         == 0
     )

@@ -2,6 +2,7 @@
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -105,8 +106,13 @@ def test_unreachable_host_lists_every_url_tried(tmp_path, registry):
     assert not any((tmp_path / "raw").iterdir())
 
 
+def _mirror_only(spec):
+    """``spec`` with no upstream URL (as a dataset only a private mirror serves)."""
+    return replace(spec, files=tuple(replace(f, upstream=()) for f in spec.files))
+
+
 def test_mirror_only_file_says_so(tmp_path, registry):
-    spec = registry["musk"]
+    spec = _mirror_only(registry["musk"])
     with pytest.raises(DownloadError, match="no URL to try") as err:
         download(spec, tmp_path / "raw", mirrors=[])
     assert "configure a mirror" in str(err.value) and "clean1.data.Z" in str(err.value)
@@ -163,7 +169,9 @@ def test_404_is_reported_and_not_retried(tmp_path, registry):
     empty = tmp_path / "empty_mirror"
     empty.mkdir()
     with serve_directory(empty) as url, pytest.raises(DownloadError) as err:
-        download(registry["musk"], tmp_path / "raw", mirrors=[url], retries=5, backoff=30)
+        download(
+            _mirror_only(registry["musk"]), tmp_path / "raw", mirrors=[url], retries=5, backoff=30
+        )
     line = next(
         l for l in str(err.value).splitlines() if l.startswith(f"  - {url}/musk/clean1.data")
     )

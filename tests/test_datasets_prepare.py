@@ -280,16 +280,19 @@ def test_idx_pairs_keep_pixels_and_truncation(tmp_path):
         prepare(spec, raw, out)
 
 
-def test_registry_schema_errors_name_the_field(tmp_path):
+def test_registry_schema_errors_name_file_line_and_field(tmp_path):
     registry = yaml.safe_load(open(load_registry().path))
     registry["datasets"]["australian"]["task"] = "clustering"
-    del registry["datasets"]["heart"]["files"][0]["content_sha256"]
+    del registry["datasets"]["heart"]["files"][0]["sha256"]
     path = tmp_path / "r.yaml"
-    path.write_text(yaml.safe_dump(registry))
+    text = yaml.safe_dump(registry, sort_keys=False)
+    path.write_text(text)
     with pytest.raises(RegistryError) as err:
         load_registry(path)
-    assert "datasets/australian/task" in str(err.value)
-    assert "content_sha256" in str(err.value)
+    line = text.splitlines().index("    task: clustering") + 1
+    assert (err.value.file, err.value.line) == (str(path), line)
+    assert "datasets/australian/task" in str(err.value) and "clustering" in str(err.value)
+    assert "(and 1 more problem(s) in this file)" in str(err.value)
     with pytest.raises(RegistryError, match="unknown dataset 'nope'"):
         load_registry().get_spec("nope")
 

@@ -9,6 +9,7 @@ import yaml
 from snakemake.utils import validate
 from threadpoolctl import threadpool_limits
 
+from rlsbench.benchmark.datasets import load_registry
 from rlsbench.studies.ramona import config as workflow_config
 from rlsbench.studies.ramona.experiments import (
     cputime_rows,
@@ -278,9 +279,7 @@ def test_cputime_table_is_normalised_to_the_fastest_cell():
 def test_ramona_sections_validate_and_name_known_datasets(config):
     section = yaml.safe_load((REPO / config).read_text())["ramona"]
     validate(section, str(REPO / "workflow/schemas/ramona.schema.yaml"))
-    registry = yaml.safe_load((REPO / "config/datasets.yaml").read_text())
-    registry = registry.get("datasets", registry)
-    workflow_config.check(section, registry)
+    workflow_config.check(section, load_registry().as_dicts())
     files = workflow_config.realdata_files(section, "run")
     assert files and all(f.startswith("run/realdata/") for f in files)
 

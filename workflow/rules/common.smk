@@ -24,15 +24,10 @@ CALL = "../scripts/call.py"
 # The dataset registry (config/datasets.yaml, owned by the datasets part): names and shapes.
 # ---------------------------------------------------------------------------------------------
 def _load_registry():
-    path = REPO / "config" / "datasets.yaml"
-    if not path.exists():
-        return {}
-    with open(path) as fh:
-        data = yaml.safe_load(fh) or {}
-    entries = data.get("datasets", data) if isinstance(data, dict) else {}
-    if isinstance(entries, list):
-        entries = {e["name"]: e for e in entries if isinstance(e, dict) and "name" in e}
-    return {name: (e or {}) for name, e in entries.items() if isinstance(e, dict) or e is None}
+    """The built-in registry (package data) plus the config's dataset_registries and datasets."""
+    from rlsbench.benchmark.datasets.rules import registry_entries
+
+    return registry_entries(config)
 
 
 DATASET_REGISTRY = _load_registry()

@@ -1,17 +1,16 @@
 # Datasets: rule `download` (verified raw files) and rule `prepare` (one canonical .npz each).
-# Registry: config/datasets.yaml (schema workflow/schemas/datasets.schema.yaml); helpers in
-# src/rlsbench/datasets/rules.py. Config keys (top level):
-#   mirrors:  list of base URLs (http://, file://) or paths relative to the repository root, laid
-#             out like shared/datasets/, tried before the upstream URLs. Default [] (upstream only).
-#   download: optional {timeout: seconds, retries: attempts per URL, backoff: first wait, s}.
-from pathlib import Path
-
+# Registry: the package's built-in one (rlsbench/benchmark/datasets/registry.yaml) plus the user's,
+# through rlsbench.benchmark.datasets.rules. Config keys (top level):
+#   mirrors:            base URLs (http://, file://) or paths relative to the workflow directory,
+#                       laid out like shared/datasets/, tried before the upstream URLs. Default [].
+#   download:           optional {timeout, retries, backoff, deadline} (see the config schema).
+#   dataset_registries: user registry files (same schema; `rlsbench datasets hash FILE` writes
+#                       one), relative to the working directory.
+#   datasets:           user entries inline, name -> entry (`path:` relative to the working dir).
+# Every part can then name a user dataset (e.g. main.datasets: [my_set]).
 import rlsbench.benchmark.datasets.rules as dsrules
-from rlsbench.benchmark.datasets import load_registry
 
-DATASETS_ROOT = Path(workflow.current_basedir).resolve().parents[1]
-DATASETS_REGISTRY_FILE = DATASETS_ROOT / "config" / "datasets.yaml"
-DATASETS = load_registry(DATASETS_REGISTRY_FILE)
+DATASETS = dsrules.registry_from_config(config)
 
 
 # Compute nodes of most clusters are offline: fetch on the host that runs Snakemake.
@@ -31,8 +30,7 @@ rule download:
     resources:
         downloads=1,
     params:
-        registry=str(DATASETS_REGISTRY_FILE),
-        root=str(DATASETS_ROOT),
+        root=workflow.basedir,
         raw_dir=dsrules.RAW,
     script:
         "../scripts/datasets_download.py"
@@ -52,11 +50,9 @@ rule prepare:
     conda:
         "../../environment.yml"
     params:
-        cli=dsrules.cli(DATASETS_REGISTRY_FILE),
         raw_dir=dsrules.RAW,
-    shell:
-        "{params.cli} prepare {wildcards.dataset:q} --raw-dir {params.raw_dir:q}"
-        " --output {output:q} > {log:q} 2>&1"
+    script:
+        "../scripts/datasets_prepare.py"
 
 
 rule datasets_all:

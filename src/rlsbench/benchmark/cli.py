@@ -1,11 +1,16 @@
-"""Command-line entry point ``rlsbench``.
+"""Command-line entry point ``rlsbench`` (also ``python -m rlsbench``).
 
 Subcommand groups register themselves in :data:`COMMANDS` (name -> function adding a subparser);
 each subparser sets ``func`` to the handler taking the parsed namespace and returning an exit code.
 Adding a group later = one function and one line in :data:`COMMANDS`.
 
-``rlsbench datasets list | info NAME | fetch NAME`` serve people who want a dataset without the
-workflow; ``rlsbench datasets download | prepare`` are what the Snakemake rules run.
+``rlsbench datasets list | info NAME | fetch NAME | hash FILE`` serve people who want a dataset
+without the workflow; ``rlsbench datasets download | prepare`` are the workflow's steps.
+
+Every option is range-checked by the parser, and every error a user can cause (unknown dataset,
+bad registry file, corrupt cache, unreadable file, out-of-range option) ends the command with one
+readable line naming the file, line, key or parameter and a non-zero exit status, never a
+traceback (``--traceback`` shows one for errors that are bugs).
 """
 
 from __future__ import annotations
@@ -17,55 +22,99 @@ import os
 import sys
 
 
+# ----------------------------------------------------------------------------------- option types
+def _number(kind, text, low, inclusive, what):
+    try:
+        value = kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+    if value < low or (value == low and not inclusive):
+        bound = ">=" if inclusive else ">"
+        raise argparse.ArgumentTypeError(f"{text!r} is out of range: must be {bound} {low:g}")
+    return value
+
+
+def positive_float(text):
+    """argparse type: a finite number > 0 (timeouts, deadlines)."""
+    return _number(float, text, 0, False, "a number")
+
+
+def nonnegative_float(text):
+    """argparse type: a finite number >= 0 (back-off)."""
+    return _number(float, text, 0, True, "a number")
+
+
+def positive_int(text):
+    """argparse type: an integer >= 1 (attempts, counts)."""
+    return _number(int, text, 1, True, "an integer")
+
+
+# ----------------------------------------------------------------------------------- datasets
 def _registry(args):
     from rlsbench.benchmark.datasets import load_registry
 
-    return load_registry(args.registry)
+    return load_registry(args.registry, extra=args.registry_extra)
 
 
 def _network_options(parser) -> None:
     from rlsbench.benchmark.datasets import DEFAULT_BACKOFF, DEFAULT_RETRIES, DEFAULT_TIMEOUT
+    from rlsbench.benchmark.datasets.download import DEFAULT_DEADLINE
 
     parser.add_argument(
         "--mirror",
         action="append",
         default=[],
         metavar="URL_OR_PATH",
-        help="mirror base (http://, file:// or a path relative to the repository "
-        "root), laid out like shared/datasets/; repeatable, tried in order "
-        "before the upstream URLs",
+        help="mirror base (http://, file:// or a path relative to the current directory), laid "
+        "out like shared/datasets/; repeatable, tried in order before the upstream URLs",
     )
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=positive_float,
         default=DEFAULT_TIMEOUT,
-        help="seconds per network operation (default %(default)s)",
+        help="seconds per network operation, > 0 (default %(default)s)",
     )
     parser.add_argument(
         "--retries",
-        type=int,
+        type=positive_int,
         default=DEFAULT_RETRIES,
-        help="attempts per URL for transient failures (default %(default)s)",
+        help="attempts per URL for transient failures, >= 1 (default %(default)s)",
     )
     parser.add_argument(
         "--backoff",
-        type=float,
+        type=nonnegative_float,
         default=DEFAULT_BACKOFF,
-        help="first wait between attempts in seconds, doubling (default %(default)s)",
+        help="first wait between attempts in seconds, doubling, >= 0 (default %(default)s)",
     )
+    parser.add_argument(
+        "--deadline",
+        type=positive_float,
+        default=DEFAULT_DEADLINE,
+        help="seconds the whole download of a dataset may take, > 0 (default %(default)s)",
+    )
+
+
+def _network(args) -> dict:
+    return {
+        "timeout": args.timeout,
+        "retries": args.retries,
+        "backoff": args.backoff,
+        "deadline": args.deadline,
+    }
 
 
 def _datasets_list(args) -> int:
     registry = _registry(args)
     rows = [("name", "task", "format", "n_samples", "n_features", "source")]
     for name, spec in registry.items():
-        source = (
-            "mirror/upstream"
-            if any(f.upstream for f in spec.files)
-            else "mirror only"
-            if spec.files
-            else spec.format
-        )
+        if not spec.files:
+            source = spec.format
+        elif all(f.upstream or f.path for f in spec.files):
+            source = "mirror/upstream" if any(f.mirror for f in spec.files) else "upstream"
+        else:
+            source = "mirror only"
         rows.append(
             (
                 name,
@@ -96,10 +145,8 @@ def _datasets_fetch(args) -> int:
         cache_dir=args.cache_dir,
         mirrors=args.mirror,
         registry=_registry(args),
-        timeout=args.timeout,
-        retries=args.retries,
-        backoff=args.backoff,
         force=args.force,
+        **_network(args),
     )
     dataset = load_prepared(path)
     print(
@@ -115,17 +162,7 @@ def _datasets_download(args) -> int:
     from rlsbench.benchmark.datasets import download
 
     spec = _registry(args).get_spec(args.name)
-    print(
-        download(
-            spec,
-            args.raw_dir,
-            mirrors=args.mirror,
-            root=args.root or _root(),
-            timeout=args.timeout,
-            retries=args.retries,
-            backoff=args.backoff,
-        )
-    )
+    print(download(spec, args.raw_dir, mirrors=args.mirror, root=args.root, **_network(args)))
     return 0
 
 
@@ -141,22 +178,45 @@ def _datasets_prepare(args) -> int:
     return 0
 
 
-def _root():
-    from rlsbench.benchmark.datasets import REPO_ROOT
+def _datasets_hash(args) -> int:
+    from rlsbench.benchmark.datasets.entry import entry_for_file, render_entry
 
-    return REPO_ROOT
+    name, entry, problem = entry_for_file(
+        args.file,
+        name=args.name,
+        format=args.format,
+        task=args.task,
+        target=args.target,
+        sep=args.sep,
+        header=args.header,
+        urls=args.url,
+    )
+    print(render_entry(name, entry, problem=problem), end="")
+    if problem:
+        print(f"rlsbench: warning: {problem}", file=sys.stderr)
+    return 0
 
 
 def add_datasets_commands(subparsers) -> None:
     parser = subparsers.add_parser(
         "datasets",
-        help="benchmark datasets: list, inspect, fetch",
-        description="Benchmark datasets (registry config/datasets.yaml).",
+        help="benchmark datasets: list, inspect, fetch, register your own",
+        description="Benchmark datasets: the built-in registry (package data) plus your own "
+        "registry files (--registry-extra; `rlsbench datasets hash FILE` writes an entry).",
     )
     parser.add_argument(
         "--registry",
         default=None,
-        help="registry YAML (default: the repository's config/datasets.yaml)",
+        metavar="FILE",
+        help="a registry YAML replacing the built-in one",
+    )
+    parser.add_argument(
+        "--registry-extra",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a user registry (same schema) merged over the built-in one; repeatable. An entry "
+        "may reuse a registered name only with `override: true`",
     )
     sub = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
 
@@ -181,7 +241,11 @@ def add_datasets_commands(subparsers) -> None:
     p = sub.add_parser("download", help="(workflow step) fetch and verify NAME's raw files")
     p.add_argument("name")
     p.add_argument("--raw-dir", required=True)
-    p.add_argument("--root", default=None, help="directory relative mirror paths resolve against")
+    p.add_argument(
+        "--root",
+        default=None,
+        help="directory relative mirror paths resolve against (default: the current directory)",
+    )
     _network_options(p)
     p.set_defaults(func=_datasets_download)
 
@@ -191,20 +255,72 @@ def add_datasets_commands(subparsers) -> None:
     p.add_argument("--output", required=True)
     p.set_defaults(func=_datasets_prepare)
 
+    p = sub.add_parser(
+        "hash",
+        help="print a registry entry (YAML) for a local data file: its digests, a guessed "
+        "format, reader options, task and the shape it reads as",
+        description="Print a user registry file with one entry for FILE. Check the guesses "
+        "(marked in comments), save it, and pass it with --registry-extra or the workflow's "
+        "dataset_registries key.",
+    )
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--name", help="dataset name (default: from the file name)")
+    p.add_argument(
+        "--format",
+        choices=["libsvm", "uci-csv", "dense-text", "arff"],
+        help="default: guessed from the content",
+    )
+    p.add_argument("--task", choices=["binary", "multiclass", "regression"])
+    p.add_argument(
+        "--target",
+        help="target column: 0-based index (negative from the end) or name (default: the last "
+        "column; LIBSVM: the label)",
+    )
+    p.add_argument("--sep", choices=[",", ";", "\t", "whitespace"], help="delimited text only")
+    p.add_argument(
+        "--header",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="whether the first line names the columns (default: guessed)",
+    )
+    p.add_argument(
+        "--url",
+        action="append",
+        default=[],
+        help="where others can download the same bytes (repeatable); replaces the local path",
+    )
+    p.set_defaults(func=_datasets_hash)
+
 
 #: Subcommand groups: name -> function(subparsers) adding it.
 COMMANDS = {"datasets": add_datasets_commands}
+
+
+def _version() -> str:
+    from rlsbench import __version__
+
+    return __version__
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rlsbench", description="Wrapper feature selection with RLS, benchmarked."
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
+    parser.add_argument(
+        "--traceback",
+        action="store_true",
+        help="on an unexpected error (a bug), show the Python traceback",
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in COMMANDS.values():
         add(sub)
     return parser
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
 
 
 def main(argv=None) -> int:
@@ -223,6 +339,22 @@ def main(argv=None) -> int:
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stdout = open(os.devnull, "w")
         return 0
+    except OSError as exc:  # unreadable input, unwritable output, full disk
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"rlsbench: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("rlsbench: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        if args.traceback:
+            raise
+        print(
+            f"rlsbench: internal error (a bug; rerun with --traceback and report it): "
+            f"{type(exc).__name__}: {_one_line(exc)}",
+            file=sys.stderr,
+        )
+        return 1
 
 
 if __name__ == "__main__":

@@ -7,17 +7,51 @@ import functools
 import http.server
 import socket
 import threading
+import time
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    #: bytes per write and seconds between writes (a slow or trickling server)
+    chunk = 1 << 16
+    delay = 0.0
+    #: path -> number of GET requests (shared with the caller), or None
+    requests = None
+
     def log_message(self, format, *args):  # noqa: A002 - signature of the base class
         pass
 
+    def do_GET(self):  # noqa: N802 - name fixed by the base class
+        if self.requests is not None:
+            self.requests[self.path] = self.requests.get(self.path, 0) + 1
+        super().do_GET()
+
+    def copyfile(self, source, outputfile):
+        if not self.delay:
+            return super().copyfile(source, outputfile)
+        try:
+            while data := source.read(self.chunk):
+                outputfile.write(data)
+                outputfile.flush()
+                time.sleep(self.delay)
+        except (BrokenPipeError, ConnectionResetError):  # the client gave up
+            pass
+
 
 @contextlib.contextmanager
-def serve_directory(directory):
-    """Serve ``directory`` at ``http://127.0.0.1:<ephemeral port>``; yields the base URL."""
-    handler = functools.partial(_QuietHandler, directory=str(directory))
+def serve_directory(directory, *, chunk=1 << 16, delay=0.0, requests=None):
+    """Serve ``directory`` at ``http://127.0.0.1:<ephemeral port>``; yields the base URL.
+
+    Parameters
+    ----------
+    directory : path-like
+    chunk, delay : int, float
+        Send ``chunk`` bytes, then wait ``delay`` seconds (a slow or trickling server).
+    requests : dict, optional
+        Filled with path -> number of GET requests.
+    """
+    attrs = {"chunk": chunk, "delay": delay, "requests": requests}
+    handler_class = type("_Handler", (_QuietHandler,), attrs)
+    handler = functools.partial(handler_class, directory=str(directory))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -5,6 +5,10 @@ after its content verified (:mod:`.integrity`). ``<raw_dir>/verified.json`` — 
 each file came from and its digests — is written last, atomically: its presence marks a complete
 download, so an interrupted run leaves nothing that looks finished, and a rerun keeps the files
 that already verify and fetches only the rest.
+
+One download of a dataset runs at a time (:mod:`.locking`), and each has an overall deadline
+(``deadline`` seconds for all its files, URLs and attempts) on top of the per-operation
+``timeout``, so a server that trickles bytes cannot hold a fetch forever.
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ from pathlib import Path
 from rlsbench.benchmark._io import atomic_path
 from rlsbench.benchmark.datasets.errors import DownloadError, IntegrityError
 from rlsbench.benchmark.datasets.integrity import make_readable, sha256_file, verify_file
-from rlsbench.benchmark.datasets.registry import REPO_ROOT, DatasetSpec, FileSpec
+from rlsbench.benchmark.datasets.locking import dataset_lock
+from rlsbench.benchmark.datasets.registry import DatasetSpec, FileSpec
 
 log = logging.getLogger("rlsbench.benchmark.datasets")
 
@@ -32,12 +37,13 @@ MANIFEST_NAME = "verified.json"
 DEFAULT_TIMEOUT = float(os.environ.get("RLSBENCH_DOWNLOAD_TIMEOUT", 60.0))
 DEFAULT_RETRIES = int(os.environ.get("RLSBENCH_DOWNLOAD_RETRIES", 3))
 DEFAULT_BACKOFF = float(os.environ.get("RLSBENCH_DOWNLOAD_BACKOFF", 1.0))
+DEFAULT_DEADLINE = float(os.environ.get("RLSBENCH_DOWNLOAD_DEADLINE", 3600.0))
 _CHUNK = 1 << 20
 # HTTP statuses worth retrying (the others, e.g. 404, are permanent for that URL).
 _TRANSIENT_HTTP = {408, 425, 429, 500, 502, 503, 504}
 
 
-def resolve_mirror(mirror: str, root=REPO_ROOT) -> str:
+def resolve_mirror(mirror: str, root=None) -> str:
     """Base URL of a mirror: ``http(s)://`` and ``file://`` as given, a path resolved against root.
 
     Parameters
@@ -45,8 +51,9 @@ def resolve_mirror(mirror: str, root=REPO_ROOT) -> str:
     mirror : str
         ``http://host/path``, ``https://...``, ``file:///abs/path`` or a filesystem path (absolute,
         ``~``-prefixed, or relative to ``root``).
-    root : path-like
-        Directory relative mirror paths are resolved against (the repository root).
+    root : path-like, optional
+        Directory relative mirror paths are resolved against: the current directory by default
+        (the workflow passes its own directory).
     """
     mirror = str(mirror).strip()
     scheme = urllib.parse.urlsplit(mirror).scheme.lower()
@@ -54,16 +61,20 @@ def resolve_mirror(mirror: str, root=REPO_ROOT) -> str:
         return mirror.rstrip("/")
     path = Path(mirror).expanduser()
     if not path.is_absolute():
-        path = Path(root) / path
+        path = Path(root if root is not None else Path.cwd()) / path
     return path.resolve().as_uri().rstrip("/")
 
 
-def candidate_urls(file: FileSpec, mirrors=(), root=REPO_ROOT) -> list[str]:
-    """Every URL to try for ``file``, in order: each mirror (by its mirror path), then upstream."""
+def candidate_urls(file: FileSpec, mirrors=(), root=None) -> list[str]:
+    """Every URL to try for ``file``, in order: each mirror (by its mirror path), the local copy
+    a user registry names, then the upstream URLs."""
     urls = []
-    for mirror in mirrors:
-        base = resolve_mirror(mirror, root)
-        urls.append(f"{base}/{urllib.parse.quote(file.mirror)}")
+    if file.mirror:
+        for mirror in mirrors:
+            base = resolve_mirror(mirror, root)
+            urls.append(f"{base}/{urllib.parse.quote(file.mirror)}")
+    if file.path:
+        urls.append(Path(file.path).as_uri())
     urls.extend(file.upstream)
     return urls
 
@@ -74,17 +85,33 @@ class _Failure(Exception):
         self.transient = transient
 
 
-def _fetch_once(url: str, dest: Path, timeout: float) -> None:
+def _remaining(stop) -> float:
+    return float("inf") if stop is None else stop - time.monotonic()
+
+
+def _fetch_once(url: str, dest: Path, timeout: float, stop=None) -> None:
+    left = _remaining(stop)
+    if left <= 0:
+        raise _Failure("overall download deadline exceeded before this attempt", False)
     try:
-        with urllib.request.urlopen(url, timeout=timeout) as response:
+        with urllib.request.urlopen(url, timeout=min(timeout, left)) as response:
             expected = (
                 response.headers.get("Content-Length") if hasattr(response, "headers") else None
             )
+            # read1: at most one read from the socket per call, so the deadline is checked
+            # between the small pieces a trickling server sends
+            read = getattr(response, "read1", response.read)
             received = 0
             with open(dest, "wb") as out:
-                while chunk := response.read(_CHUNK):
+                while chunk := read(_CHUNK):
                     out.write(chunk)
                     received += len(chunk)
+                    if _remaining(stop) <= 0:
+                        raise _Failure(
+                            f"overall download deadline exceeded after {received} bytes "
+                            "(the server is too slow; raise the deadline to wait longer)",
+                            False,
+                        )
     except urllib.error.HTTPError as exc:
         raise _Failure(f"HTTP {exc.code} {exc.reason}", exc.code in _TRANSIENT_HTTP) from exc
     except urllib.error.URLError as exc:
@@ -92,7 +119,7 @@ def _fetch_once(url: str, dest: Path, timeout: float) -> None:
         permanent = isinstance(reason, (FileNotFoundError, IsADirectoryError, PermissionError))
         raise _Failure(f"{type(reason).__name__}: {reason}", not permanent) from exc
     except TimeoutError as exc:
-        raise _Failure(f"timed out after {timeout:g} s", True) from exc
+        raise _Failure(f"timed out after {min(timeout, left):g} s", True) from exc
     except (ConnectionError, http.client.HTTPException, OSError) as exc:
         raise _Failure(f"{type(exc).__name__}: {exc}", True) from exc
     if expected is not None and expected.isdigit() and int(expected) != received:
@@ -102,12 +129,19 @@ def _fetch_once(url: str, dest: Path, timeout: float) -> None:
 
 
 def fetch_url(
-    url: str, dest, *, timeout=DEFAULT_TIMEOUT, retries=DEFAULT_RETRIES, backoff=DEFAULT_BACKOFF
+    url: str,
+    dest,
+    *,
+    timeout=DEFAULT_TIMEOUT,
+    retries=DEFAULT_RETRIES,
+    backoff=DEFAULT_BACKOFF,
+    stop=None,
 ) -> None:
     """Copy ``url`` to ``dest`` with up to ``retries`` attempts for transient failures.
 
     Waits ``backoff * 2**i`` seconds before retry ``i + 1``. Permanent failures (HTTP 404, a
-    missing ``file://`` path) are not retried.
+    missing ``file://`` path, the deadline) are not retried. ``stop`` is the
+    :func:`time.monotonic` time by which everything must be done (None: no deadline).
 
     Raises
     ------
@@ -117,15 +151,21 @@ def fetch_url(
     attempts = max(1, int(retries))
     for attempt in range(attempts):
         try:
-            _fetch_once(url, Path(dest), timeout)
+            _fetch_once(url, Path(dest), timeout, stop)
             return
         except _Failure as exc:
-            log.warning("attempt %d/%d for %s failed: %s", attempt + 1, attempts, url, exc)
+            # info, not warning: a download that fails in the end lists every URL's failure
+            log.info("attempt %d/%d for %s failed: %s", attempt + 1, attempts, url, exc)
             if not exc.transient or attempt + 1 == attempts:
                 if exc.transient and attempts > 1:
                     raise _Failure(f"{exc} (after {attempts} attempts)", True) from exc
                 raise
-            time.sleep(float(backoff) * 2**attempt)
+            wait = float(backoff) * 2**attempt
+            if wait >= _remaining(stop):
+                raise _Failure(
+                    f"{exc} (no time left for another attempt before the deadline)", False
+                ) from exc
+            time.sleep(wait)
 
 
 def _describe_sources(file: FileSpec) -> str:
@@ -143,12 +183,16 @@ def download_file(
     raw_dir,
     *,
     mirrors=(),
-    root=REPO_ROOT,
+    root=None,
     timeout=DEFAULT_TIMEOUT,
     retries=DEFAULT_RETRIES,
     backoff=DEFAULT_BACKOFF,
+    stop=None,
 ) -> dict:
     """Fetch and verify one raw file into ``raw_dir/file.name`` (kept if it already verifies).
+
+    ``stop``: the :func:`time.monotonic` deadline (see :func:`fetch_url`); URLs not reached by
+    then are listed as not tried.
 
     Returns
     -------
@@ -180,12 +224,15 @@ def download_file(
     urls = candidate_urls(file, mirrors, root)
     failures = []
     for url in urls:
+        if _remaining(stop) <= 0:
+            failures.append((url, "not tried: overall download deadline exceeded"))
+            continue
         log.info("%s: fetching %s from %s", dataset, file.name, url)
         try:
             # An exception inside atomic_path discards the temporary file: only a verified
             # download ever appears under the final name.
             with atomic_path(target) as tmp:
-                fetch_url(url, tmp, timeout=timeout, retries=retries, backoff=backoff)
+                fetch_url(url, tmp, timeout=timeout, retries=retries, backoff=backoff, stop=stop)
                 how = verify_file(tmp, file.sha256, file.content_sha256, dataset=dataset)
                 record = _record(file, tmp, url, how)
                 make_readable(tmp)
@@ -194,7 +241,7 @@ def download_file(
             continue
         except IntegrityError as exc:
             failures.append((url, exc.reason))
-            log.warning("%s: %s from %s rejected: %s", dataset, file.name, url, exc.reason)
+            log.info("%s: %s from %s rejected: %s", dataset, file.name, url, exc.reason)
             continue
         log.info("%s: %s verified (%s) from %s", dataset, file.name, how, url)
         return record
@@ -227,10 +274,11 @@ def download(
     raw_dir,
     *,
     mirrors=(),
-    root=REPO_ROOT,
+    root=None,
     timeout=DEFAULT_TIMEOUT,
     retries=DEFAULT_RETRIES,
     backoff=DEFAULT_BACKOFF,
+    deadline=DEFAULT_DEADLINE,
 ) -> Path:
     """Fetch and verify every raw file of ``spec``; write ``raw_dir/verified.json`` last.
 
@@ -242,14 +290,17 @@ def download(
         Destination directory (``results/datasets/raw/<dataset>`` in the workflow).
     mirrors : sequence of str
         Mirror base URLs or paths (see :func:`resolve_mirror`), tried before the upstream URLs.
-    root : path-like
-        Directory relative mirror paths are resolved against.
+    root : path-like, optional
+        Directory relative mirror paths are resolved against (default: the current directory).
     timeout : float
         Seconds per network operation.
     retries : int
         Attempts per URL for transient failures.
     backoff : float
         Initial wait in seconds between attempts (doubles each time).
+    deadline : float
+        Seconds the whole download may take (every file, URL and attempt, and the wait for
+        another download of the same dataset).
 
     Returns
     -------
@@ -260,26 +311,31 @@ def download(
     manifest = raw_dir / MANIFEST_NAME
     if not spec.files:
         raise DownloadError(f"format {spec.format!r} has no files to download", dataset=spec.name)
-    raw_dir.mkdir(parents=True, exist_ok=True)
-    for f in spec.files:  # temporary files a killed earlier run may have left (never final names)
-        for leftover in raw_dir.glob(f".{f.name}.*"):
-            leftover.unlink()
-    records = [
-        download_file(
-            spec.name,
-            f,
-            raw_dir,
-            mirrors=mirrors,
-            root=root,
-            timeout=timeout,
-            retries=retries,
-            backoff=backoff,
-        )
-        for f in spec.files
-    ]
-    with atomic_path(manifest) as tmp:
-        tmp.write_text(json.dumps({"dataset": spec.name, "files": records}, indent=2) + "\n")
-        make_readable(tmp)
+    stop = time.monotonic() + float(deadline)
+    with dataset_lock(raw_dir, timeout=deadline, dataset=spec.name):
+        raw_dir.mkdir(parents=True, exist_ok=True)
+        # Under the lock no other download of this dataset runs, so any temporary file here is
+        # what a killed earlier run left (never a final name).
+        for f in spec.files:
+            for leftover in raw_dir.glob(f".{f.name}.*"):
+                leftover.unlink(missing_ok=True)
+        records = [
+            download_file(
+                spec.name,
+                f,
+                raw_dir,
+                mirrors=mirrors,
+                root=root,
+                timeout=timeout,
+                retries=retries,
+                backoff=backoff,
+                stop=stop,
+            )
+            for f in spec.files
+        ]
+        with atomic_path(manifest) as tmp:
+            tmp.write_text(json.dumps({"dataset": spec.name, "files": records}, indent=2) + "\n")
+            make_readable(tmp)
     return manifest
 
 

@@ -38,7 +38,7 @@ class DatasetError(RuntimeError):
 
 
 class RegistryError(DatasetError):
-    """The registry (``config/datasets.yaml``) is invalid or lacks the dataset asked for."""
+    """A registry file (built-in or a user's) is invalid, clashes, or lacks the dataset."""
 
 
 class DownloadError(DatasetError):

@@ -134,8 +134,17 @@ def verify_file(path, sha256: str, content_sha256_expected: str, *, dataset=None
     if content == content_sha256_expected:
         return "content"
     raise IntegrityError(
-        f"checksum mismatch: content sha256 {content} (stored bytes {stored}), "
-        f"expected content sha256 {content_sha256_expected} (or stored {sha256})",
+        f"checksum mismatch{_looks_like(path)}: content sha256 {content} (stored bytes "
+        f"{stored}), expected content sha256 {content_sha256_expected} (or stored {sha256})",
         dataset=dataset,
         file=path,
     )
+
+
+def _looks_like(path) -> str:
+    """A hint when a server answered with a web page (an error or login page) instead of data."""
+    with open(path, "rb") as fh:
+        head = fh.read(512).lstrip().lower()
+    if head.startswith((b"<!doctype html", b"<html", b"<?xml", b"<head", b"<body")):
+        return " (the file is an HTML page, not data: the server sent an error or login page)"
+    return ""

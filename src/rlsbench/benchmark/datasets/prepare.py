@@ -101,10 +101,11 @@ def class_counts(task: str, y) -> dict:
 
 
 # ----------------------------------------------------------------------------------- reading
-def read_raw(spec: DatasetSpec, raw_dir=None) -> RawTable:
-    """Dispatch to the reader of ``spec.format`` (files taken from ``raw_dir``)."""
+def read_raw(spec: DatasetSpec, raw_dir=None, paths=None) -> RawTable:
+    """Dispatch to the reader of ``spec.format`` (files taken from ``raw_dir``, or ``paths``)."""
     opts = dict(spec.read)
-    paths = [Path(raw_dir) / f.name for f in spec.files] if spec.files else []
+    if paths is None:
+        paths = [Path(raw_dir) / f.name for f in spec.files] if spec.files else []
     if spec.format == "libsvm":
         return read_libsvm(paths, n_features=opts["n_features"], dataset=spec.name)
     if spec.format in ("uci-csv", "dense-text"):
@@ -146,6 +147,19 @@ def _outside(spec, table, known, allowed) -> None:
     )
 
 
+def _at_least_two_classes(spec, table, counts) -> None:
+    """A classification task with one class would fit and score trivially (accuracy 1.000)."""
+    present = {k: v for k, v in counts.items() if v > 0}
+    if len(present) >= 2:
+        return
+    raise FormatError(
+        f"a {spec.task} task needs at least two classes, the data has "
+        f"{len(present)} ({present or 'no rows'}); check the registry's `labels` and `read.target`",
+        dataset=spec.name,
+        file=", ".join(table.files) or None,
+    )
+
+
 def encode_target(spec: DatasetSpec, table: RawTable) -> tuple[np.ndarray, dict]:
     """Raw labels -> ``y`` by the registry's ``labels``; returns ``(y, label_map)``."""
     raw = table.target
@@ -154,6 +168,7 @@ def encode_target(spec: DatasetSpec, table: RawTable) -> tuple[np.ndarray, dict]
         is_pos, is_neg = _matches(raw, pos), _matches(raw, neg)
         _outside(spec, table, is_pos | is_neg, list(pos) + list(neg))
         y = np.where(is_pos, 1.0, -1.0)
+        _at_least_two_classes(spec, table, class_counts("binary", y))
         return y, {"+1": list(pos), "-1": list(neg)}
     if spec.task == "multiclass":
         classes = spec.labels["classes"]
@@ -161,6 +176,7 @@ def encode_target(spec: DatasetSpec, table: RawTable) -> tuple[np.ndarray, dict]
         for index, value in enumerate(classes):
             y[_matches(raw, [value])] = index
         _outside(spec, table, y >= 0, list(classes))
+        _at_least_two_classes(spec, table, class_counts("multiclass", y))
         return y, {str(i): v for i, v in enumerate(classes)}
     try:
         y = np.asarray(raw, dtype=np.float64)
@@ -203,28 +219,47 @@ def check_expected(spec: DatasetSpec, X, y) -> None:
 def _verify_raw(spec: DatasetSpec, raw_dir: Path) -> list:
     """Re-check the raw files against the download record before trusting them."""
     manifest = raw_dir / MANIFEST_NAME
+    redo = (
+        f"delete it and download again (`rm -r {raw_dir}`, then rerun the workflow or "
+        f"`rlsbench datasets fetch {spec.name} --force`)"
+    )
     if not manifest.exists():
         raise IntegrityError(
             "no verified download (verified.json missing); run the download step",
             dataset=spec.name,
             file=manifest,
         )
-    records = {r["name"]: r for r in json.loads(manifest.read_text())["files"]}
+    try:
+        keys = ("name", "url", "sha256", "content_sha256", "verified_by")
+        records = {
+            r["name"]: {k: r[k] for k in keys} for r in json.loads(manifest.read_text())["files"]
+        }
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise IntegrityError(
+            f"damaged download record ({type(exc).__name__}: {exc}); {redo}",
+            dataset=spec.name,
+            file=manifest,
+        ) from None
     out = []
     for f in spec.files:
         path = raw_dir / f.name
         record = records.get(f.name)
         if record is None or not path.exists():
             raise IntegrityError(
-                "raw file missing or not in verified.json; run the download step",
+                f"raw file missing or not in verified.json; {redo}",
                 dataset=spec.name,
                 file=path,
             )
         if record["content_sha256"] != f.content_sha256 or sha256_file(path) != record["sha256"]:
-            verify_file(path, f.sha256, f.content_sha256, dataset=spec.name)
-        out.append(
-            {k: record[k] for k in ("name", "url", "sha256", "content_sha256", "verified_by")}
-        )
+            try:
+                verify_file(path, f.sha256, f.content_sha256, dataset=spec.name)
+            except IntegrityError as exc:
+                raise IntegrityError(
+                    f"raw file changed since it was verified: {exc.reason}; {redo}",
+                    dataset=spec.name,
+                    file=path,
+                ) from None
+        out.append(record)
     return out
 
 
@@ -321,6 +356,14 @@ def prepare(spec: DatasetSpec, raw_dir, output) -> Dataset:
     return dataset
 
 
+def _redo_prepared(path) -> str:
+    name = Path(path).stem
+    return (
+        f"delete it and make it again (`rm {path}`, then rerun the workflow, or "
+        f"`rlsbench datasets fetch {name} --force`)"
+    )
+
+
 def load_prepared(path) -> Dataset:
     """Load a prepared ``.npz`` written by the ``prepare`` rule (or :func:`prepare`).
 
@@ -334,15 +377,65 @@ def load_prepared(path) -> Dataset:
     Dataset
         ``X`` (n_samples, n_features) float64; ``y`` ±1 float64 (binary), int64 0..c-1
         (multiclass) or float64 (regression).
+
+    Raises
+    ------
+    DatasetError
+        The file is missing.
+    IntegrityError
+        The file cannot be read as a prepared dataset (truncated, corrupted, not ours); the
+        message says how to make it again.
     """
-    with np.load(path, allow_pickle=False) as data:
-        task = str(data["task"])
-        y = data["y"]
-        return Dataset(
-            name=str(data["name"]),
-            task=task,
-            X=np.asarray(data["X"], dtype=np.float64),
-            y=y.astype(np.int64 if task == "multiclass" else np.float64, copy=False),
-            feature_names=[str(n) for n in data["feature_names"]],
-            provenance=json.loads(str(data["provenance"])),
+    path = Path(path)
+    if not path.exists():
+        raise DatasetError("prepared file not found; run the prepare step first", file=path)
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            task = str(data["task"])
+            y = data["y"]
+            dataset = Dataset(
+                name=str(data["name"]),
+                task=task,
+                X=np.asarray(data["X"], dtype=np.float64),
+                y=y.astype(np.int64 if task == "multiclass" else np.float64, copy=False),
+                feature_names=[str(n) for n in data["feature_names"]],
+                provenance=json.loads(str(data["provenance"])),
+            )
+    except Exception as exc:  # zipfile, zlib, numpy and json each raise their own kinds
+        raise IntegrityError(
+            f"cannot read the prepared file ({type(exc).__name__}: {exc}); {_redo_prepared(path)}",
+            file=path,
+        ) from None
+    if dataset.X.ndim != 2 or dataset.y.shape != (dataset.X.shape[0],):
+        raise IntegrityError(
+            f"prepared file holds X {dataset.X.shape} and y {dataset.y.shape}, which do not pair "
+            f"up; {_redo_prepared(path)}",
+            dataset=dataset.name,
+            file=path,
         )
+    return dataset
+
+
+def prepared_problem(path, spec: DatasetSpec) -> str | None:
+    """Why a cached prepared file does not belong to ``spec`` (None: it does).
+
+    Cheap: reads the small members only (name, task, provenance), not ``X``. Checks the
+    dataset name, task, file format version, shape and the content digests of its raw files.
+    """
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            name, task = str(data["name"]), str(data["task"])
+            prov = json.loads(str(data["provenance"]))
+    except Exception as exc:  # any failure to read means "make it again"
+        return f"unreadable ({type(exc).__name__}: {exc})"
+    if (name, task) != (spec.name, spec.task):
+        return f"holds {name!r} ({task}), not {spec.name!r} ({spec.task})"
+    if prov.get("prepared_format_version") != FORMAT_VERSION:
+        return f"prepared format version {prov.get('prepared_format_version')} != {FORMAT_VERSION}"
+    shape = [int(spec.expected["n_samples"]), int(spec.expected["n_features"])]
+    if prov.get("shape") != shape:
+        return f"shape {prov.get('shape')} != the registry's {shape}"
+    digests = [f.get("content_sha256") for f in prov.get("files", [])]
+    if digests != [f.content_sha256 for f in spec.files]:
+        return "made from raw files whose content differs from the registry's"
+    return None

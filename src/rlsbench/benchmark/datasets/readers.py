@@ -8,7 +8,9 @@ name the offending line.
 
 from __future__ import annotations
 
+import csv
 import io
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -64,6 +66,22 @@ def _data_lines(text_lines, skip=0, is_data=lambda s: bool(s.strip())) -> np.nda
     return np.asarray(numbers[skip:], dtype=np.int64)
 
 
+def _check_part(dataset, X, names, lines, path) -> None:
+    """Every reader's output passes here: rows present, every feature value finite."""
+    if X.shape[0] == 0:
+        raise FormatError("no data rows", dataset=dataset, file=path)
+    bad = ~np.isfinite(X)
+    if bad.any():
+        row, col = (int(i) for i in np.argwhere(bad)[0])
+        raise FormatError(
+            f"value {float(X[row, col])!r} in feature {names[col]!r} is not a finite number "
+            f"({int(bad.any(axis=1).sum())} row(s) affected)",
+            dataset=dataset,
+            file=path,
+            line=int(lines[row]) or None,
+        )
+
+
 def _concat(dataset, parts, files) -> RawTable:
     names = parts[0][2]
     for (_, _, other, _), path in zip(parts[1:], files[1:]):
@@ -71,6 +89,8 @@ def _concat(dataset, parts, files) -> RawTable:
             raise FormatError(
                 f"columns differ from those of {Path(files[0]).name}", dataset=dataset, file=path
             )
+    for (X, _, part_names, lines), path in zip(parts, files):
+        _check_part(dataset, np.asarray(X, dtype=np.float64), part_names, lines, path)
     return RawTable(
         X=np.vstack([p[0] for p in parts]).astype(np.float64, copy=False),
         target=np.concatenate([p[1] for p in parts]),
@@ -161,6 +181,14 @@ def read_libsvm(paths, *, n_features: int, dataset=None) -> RawTable:
 
 
 # ----------------------------------------------------------------------------------- delimited text
+def _is_float(text) -> bool:
+    try:
+        float(text)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
 def _column(ref, columns, dataset, path, what):
     if isinstance(ref, int) and not isinstance(ref, bool):
         try:
@@ -176,6 +204,35 @@ def _column(ref, columns, dataset, path, what):
             f"{what} column {ref!r} not found; columns: {list(columns)}", dataset=dataset, file=path
         )
     return ref
+
+
+_PANDAS_LINE = re.compile(r"\bline (\d+)\b")
+
+
+def _field_counts(text_lines, sep) -> list:
+    """``(line number, field count)`` of every non-blank line (csv rules for quoted fields)."""
+    numbered = [(i + 1, s) for i, s in enumerate(text_lines) if s.strip()]
+    if sep == "whitespace":
+        return [(n, len(s.split())) for n, s in numbered]
+    rows = csv.reader((s for _, s in numbered), delimiter=sep, skipinitialspace=True)
+    return [(n, len(fields)) for (n, _), fields in zip(numbered, rows)]
+
+
+def _check_width(text_lines, sep, dataset, path) -> None:
+    """Every row has as many fields as the first one: a short or long row (a truncated file, a
+    stray separator) is named by its line instead of shifting or padding values."""
+    counts = _field_counts(text_lines, sep)
+    if not counts:
+        return
+    first_line, width = counts[0]
+    for number, count in counts[1:]:
+        if count != width:
+            raise FormatError(
+                f"row has {count} fields, the first row (line {first_line}) has {width}",
+                dataset=dataset,
+                file=path,
+                line=number,
+            )
 
 
 def read_delimited(
@@ -226,6 +283,7 @@ def read_delimited(
     for path in paths:
         data = _content(path, dataset)
         text_lines = data.decode("utf-8", errors="replace").splitlines()
+        _check_width(text_lines, sep, dataset, path)
         try:
             frame = pd.read_csv(
                 io.BytesIO(data),
@@ -238,8 +296,12 @@ def read_delimited(
                 engine="c",
             )
         except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+            where = _PANDAS_LINE.search(str(exc))
             raise FormatError(
-                f"malformed delimited text: {exc}", dataset=dataset, file=path
+                f"malformed delimited text: {str(exc).strip()}",
+                dataset=dataset,
+                file=path,
+                line=int(where.group(1)) if where else None,
             ) from exc
         lines = _data_lines(text_lines, skip=1 if header else 0)
         if len(lines) != len(frame):  # pragma: no cover - defensive
@@ -294,8 +356,10 @@ def read_delimited(
             bad = numbers.isna().to_numpy()
             if bad.any():
                 row = int(np.argmax(bad))
+                value = values.iloc[row]
+                what = "is not a finite number" if _is_float(value) else "is not a number"
                 raise FormatError(
-                    f"non-numeric value {values.iloc[row]!r} in feature column {col!r}",
+                    f"non-numeric value {value!r} in feature column {col!r}: {what}",
                     dataset=dataset,
                     file=path,
                     line=int(lines[row]) or None,
@@ -312,6 +376,42 @@ def read_delimited(
 
 
 # ----------------------------------------------------------------------------------- ARFF
+def _arff_rows(text_lines, start, dataset, path):
+    """``(line number, fields)`` of each data row after the ``@data`` line (ARFF quoting)."""
+    for index in range(start + 1, len(text_lines)):
+        row = text_lines[index].strip()
+        if not row or row.startswith("%"):
+            continue
+        if row.startswith("{"):
+            raise FormatError(
+                "sparse ARFF rows are not supported", dataset=dataset, file=path, line=index + 1
+            )
+        quote = "'" if "'" in row else '"'
+        fields = [
+            f.strip() for f in next(csv.reader([row], quotechar=quote, skipinitialspace=True))
+        ]
+        if len(fields) > 1 and fields[-1] == "" and row.endswith(","):
+            fields.pop()  # a trailing separator (Torgo's bank files end every row with one)
+        yield index + 1, fields
+
+
+def _arff_problem(rows, meta):
+    """First ``(line, message)`` of a value scipy's parser rejects, or None."""
+    for number, fields in rows:
+        for name, value in zip(meta.names(), fields):
+            kind, levels = meta[name]
+            if value == "?":
+                continue
+            if kind == "numeric" and not _is_float(value):
+                return number, f"non-numeric value {value!r} for numeric attribute {name!r}"
+            if kind == "nominal" and value not in levels:
+                return number, (
+                    f"value {value!r} of nominal attribute {name!r} is not one of the declared "
+                    f"{list(levels)}"
+                )
+    return None
+
+
 def read_arff(paths, *, target, missing="error", dataset=None, **_ignored) -> RawTable:
     """Read ARFF files with :func:`scipy.io.arff.loadarff`; nominal attributes are one-hot encoded.
 
@@ -324,17 +424,32 @@ def read_arff(paths, *, target, missing="error", dataset=None, **_ignored) -> Ra
     for path in paths:
         data = _content(path, dataset)
         text = data.decode("utf-8", errors="replace")
+        text_lines = text.splitlines()
+        start = next((i for i, s in enumerate(text_lines) if s.strip().lower() == "@data"), None)
+        if start is None:
+            raise FormatError("malformed ARFF: no @data line", dataset=dataset, file=path)
+        try:
+            _, meta = arff.loadarff(io.StringIO("\n".join(text_lines[: start + 1]) + "\n"))
+        except (arff.ArffError, ValueError, IndexError) as exc:
+            raise FormatError(f"malformed ARFF header: {exc}", dataset=dataset, file=path) from exc
+        rows = list(_arff_rows(text_lines, start, dataset, path))
+        # scipy drops fields beyond the declared attributes and fails on short rows without
+        # naming the line: check the width first, so that no value lands in the wrong column.
+        n_attributes = len(meta.names())
+        for number, fields in rows:
+            if len(fields) != n_attributes:
+                raise FormatError(
+                    f"row has {len(fields)} fields, the header declares {n_attributes} attributes",
+                    dataset=dataset,
+                    file=path,
+                    line=number,
+                )
         try:
             records, meta = arff.loadarff(io.StringIO(text))
-        except (arff.ArffError, ValueError) as exc:
-            raise FormatError(f"malformed ARFF: {exc}", dataset=dataset, file=path) from exc
-        text_lines = text.splitlines()
-        start = next((i for i, s in enumerate(text_lines) if s.strip().lower() == "@data"), -1)
-        lines = _data_lines(
-            text_lines[start + 1 :],
-            is_data=lambda s: bool(s.strip()) and not s.lstrip().startswith("%"),
-        )
-        lines = lines + start + 1
+        except (arff.ArffError, ValueError, IndexError) as exc:
+            line, message = _arff_problem(rows, meta) or (None, f"malformed ARFF: {exc}")
+            raise FormatError(message, dataset=dataset, file=path, line=line) from exc
+        lines = np.asarray([number for number, _ in rows], dtype=np.int64)
         if len(lines) != len(records):  # pragma: no cover - defensive
             lines = np.zeros(len(records), dtype=np.int64)
         attributes = list(meta.names())

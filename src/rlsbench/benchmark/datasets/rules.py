@@ -1,14 +1,68 @@
-"""Helpers for ``workflow/rules/datasets.smk`` (kept here so the rule file holds only rules)."""
+"""Helpers for ``workflow/rules/datasets.smk`` (kept here so the rule file holds only rules).
+
+The workflow reads the dataset registry through :func:`registry_from_config`: the built-in
+registry (package data) plus the config's ``dataset_registries`` (user registry files, relative
+to the working directory) and ``datasets`` (entries given inline). The jobs run in the working
+directory too, so parse time and job time see the same registry.
+"""
 
 from __future__ import annotations
 
+import json
+import logging
 import re
-import shlex
 import sys
+from pathlib import Path
 
 RAW = "results/datasets/raw/{dataset}"
 MANIFEST = RAW + "/verified.json"
 PREPARED = "results/datasets/prepared/{dataset}.npz"
+
+#: Keys of the config's ``download`` section (same meaning as the CLI options).
+DOWNLOAD_KEYS = ("timeout", "retries", "backoff", "deadline")
+
+_cache: dict = {}
+
+
+def registry_from_config(config, workdir=None):
+    """The registry a workflow config sees: built-in + ``dataset_registries`` + ``datasets``.
+
+    Parameters
+    ----------
+    config : dict
+        The workflow config.
+    workdir : path-like, optional
+        Directory relative registry files and inline ``path:`` entries resolve against
+        (default: the current directory, which Snakemake sets to the working directory).
+
+    Returns
+    -------
+    Registry
+        Shared per process for equal inputs: do not modify it.
+
+    Raises
+    ------
+    RegistryError
+        A user registry is missing, invalid, or reuses a registered name without
+        ``override: true``; the message names the file (or config key) and line.
+    """
+    from rlsbench.benchmark.datasets.registry import load_registry
+
+    workdir = Path(workdir) if workdir is not None else Path.cwd()
+    files = config.get("dataset_registries") or []
+    if isinstance(files, str):
+        files = [files]
+    inline = config.get("datasets") or None
+    key = (str(workdir.resolve()), json.dumps([files, inline], sort_keys=True, default=str))
+    if key not in _cache:
+        paths = [p if Path(p).expanduser().is_absolute() else workdir / p for p in files]
+        _cache[key] = load_registry(extra=paths, inline=inline, inline_base=workdir)
+    return _cache[key]
+
+
+def registry_entries(config, workdir=None) -> dict:
+    """``{name: entry dict}`` of :func:`registry_from_config` (for the config checks)."""
+    return registry_from_config(config, workdir).as_dicts()
 
 
 def name_constraint(names) -> str:
@@ -22,20 +76,20 @@ def mirrors(config) -> list:
     return [value] if isinstance(value, str) else list(value)
 
 
-def download_options(config) -> str:
-    """Shell-quoted ``--mirror``/``--timeout``/``--retries``/``--backoff`` options from config.
+def download_settings(config) -> dict:
+    """Keyword arguments of :func:`~rlsbench.benchmark.datasets.download` from the config.
 
     Read when the job runs rather than declared as ``params``, so that switching mirrors does not
-    invalidate downloads whose content already verified.
+    invalidate downloads whose content already verified. Keys the config leaves out keep the
+    library's defaults (which ``RLSBENCH_DOWNLOAD_*`` environment variables set).
     """
-    args = []
-    for mirror in mirrors(config):
-        args += ["--mirror", str(mirror)]
-    for key, value in (config.get("download") or {}).items():
-        if key not in ("timeout", "retries", "backoff"):
-            raise ValueError(f"config download.{key}: unknown key (timeout, retries, backoff)")
-        args += [f"--{key}", str(value)]
-    return " ".join(shlex.quote(a) for a in args)
+    section = config.get("download") or {}
+    unknown = sorted(set(section) - set(DOWNLOAD_KEYS))
+    if unknown:
+        raise ValueError(
+            f"config key download.{unknown[0]}: unknown key (known: {', '.join(DOWNLOAD_KEYS)})"
+        )
+    return {"mirrors": mirrors(config), **{k: section[k] for k in DOWNLOAD_KEYS if k in section}}
 
 
 def raw_input(registry, dataset) -> list:
@@ -43,9 +97,47 @@ def raw_input(registry, dataset) -> list:
     return [MANIFEST.format(dataset=dataset)] if registry[dataset].needs_download else []
 
 
-def cli(registry_path) -> str:
-    """The ``rlsbench datasets`` command line, with this interpreter and registry."""
-    return (
-        f"{shlex.quote(sys.executable)} -m rlsbench.benchmark.cli -v datasets "
-        f"--registry {shlex.quote(str(registry_path))}"
-    )
+def _run_job(log_path, work) -> int:
+    """Run ``work()`` with the library's log going to ``log_path``; a dataset error becomes one
+    line in the log and exit status 1 (Snakemake then names the log), never a traceback."""
+    from rlsbench.benchmark.datasets.errors import DatasetError
+
+    with open(log_path, "w") as log:
+        handler = logging.StreamHandler(log)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        logger = logging.getLogger("rlsbench")
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+        try:
+            print(work(), file=log)
+            return 0
+        except DatasetError as exc:
+            print(f"rlsbench: error: {exc}", file=log)
+            print(f"rlsbench: error: {exc}", file=sys.stderr)
+            return 1
+        finally:
+            logger.removeHandler(handler)
+
+
+def download_job(config, dataset, raw_dir, root, log_path) -> int:
+    """The ``download`` rule: fetch and verify ``dataset``'s raw files into ``raw_dir``."""
+    from rlsbench.benchmark.datasets.download import download
+
+    def work():
+        spec = registry_from_config(config).get_spec(dataset)
+        return download(spec, raw_dir, root=root, **download_settings(config))
+
+    return _run_job(log_path, work)
+
+
+def prepare_job(config, dataset, raw_dir, output, log_path) -> int:
+    """The ``prepare`` rule: verified raw files of ``dataset`` -> ``output`` (.npz)."""
+    from rlsbench.benchmark.datasets.prepare import prepare
+
+    def work():
+        spec = registry_from_config(config).get_spec(dataset)
+        prepared = prepare(spec, raw_dir, output)
+        counts = prepared.class_counts() or "-"
+        return f"{prepared.name}: X {prepared.X.shape}, class counts {counts} -> {output}"
+
+    return _run_job(log_path, work)

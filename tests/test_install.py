@@ -1,0 +1,187 @@
+"""Every install form works: a wheel built from the sources, installed into a fresh venv, used
+from a directory outside the clone (no file of the clone is reachable from the package).
+
+The wheel is built offline (``--no-build-isolation``) from a copy of the sources; the fresh venv
+gets the wheel with ``--no-deps`` and its dependencies from this test environment through a
+``.pth`` line (a path added that way does not run the editable install's own ``.pth`` hooks, so
+``rlsbench`` can only come from the wheel).
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from rlsbench.benchmark.datasets._testing import serve_directory
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared" / "datasets"
+pytestmark = pytest.mark.slow
+
+CSV = b"1.0,2.0,a\n2.0,1.0,b\n3.0,0.5,a\n0.5,3.0,b\n"
+
+
+def _run(cmd, cwd, timeout=300, env=None):
+    return subprocess.run(
+        [str(c) for c in cmd],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **(env or {})},
+    )
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """``(venv python, venv bin, an empty directory outside the clone)``."""
+    root = tmp_path_factory.mktemp("install")
+    source = root / "source"
+    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "build")
+    shutil.copytree(REPO / "src", source / "src", ignore=ignore)
+    for name in ("pyproject.toml", "README.md", "LICENSE", "CITATION.cff"):
+        if (REPO / name).exists():
+            shutil.copy(REPO / name, source / name)
+    dist = root / "dist"
+    built = _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "-w",
+            dist,
+            source,
+        ],
+        cwd=root,
+    )
+    assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-2000:]
+    (wheel,) = dist.glob("rlsbench-*.whl")
+
+    venv = root / "venv"
+    made = _run([sys.executable, "-m", "venv", "--without-pip", venv], cwd=root)
+    assert made.returncode == 0, made.stderr
+    python = venv / "bin" / "python"
+    purelib = _run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], cwd=root
+    ).stdout.strip()
+    deps = sysconfig.get_paths()["purelib"]
+    Path(purelib, "_rlsbench_test_deps.pth").write_text(deps + "\n")
+    install = _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            python,
+            "install",
+            "--no-deps",
+            "--no-index",
+            wheel,
+        ],
+        cwd=root,
+    )
+    assert install.returncode == 0, install.stdout[-2000:] + install.stderr[-2000:]
+    outside = root / "elsewhere"
+    outside.mkdir()
+    return python, venv / "bin", outside
+
+
+def test_the_package_comes_from_the_wheel(installed):
+    python, _, outside = installed
+    where = _run([python, "-c", "import rlsbench; print(rlsbench.__file__)"], cwd=outside)
+    assert where.returncode == 0, where.stderr
+    assert Path(where.stdout.strip()).is_relative_to(python.parent.parent)
+    assert not Path(where.stdout.strip()).is_relative_to(REPO)
+
+
+def test_version_and_help(installed):
+    python, bin_dir, outside = installed
+    version = _run([bin_dir / "rlsbench", "--version"], cwd=outside)
+    assert version.returncode == 0 and version.stdout.strip() == "rlsbench 0.1.0"
+    helped = _run([python, "-m", "rlsbench", "--help"], cwd=outside)
+    assert helped.returncode == 0 and "datasets" in helped.stdout
+
+
+def test_datasets_list_reads_the_packaged_registry(installed):
+    _, bin_dir, outside = installed
+    listed = _run([bin_dir / "rlsbench", "datasets", "list"], cwd=outside)
+    assert listed.returncode == 0, listed.stderr
+    names = [line.split()[0] for line in listed.stdout.splitlines()[1:]]
+    assert {"australian", "ijcnn1", "mnist5", "servo", "synth_small"} <= set(names)
+    assert (
+        "registry.yaml"
+        in _run([bin_dir / "rlsbench", "datasets", "info", "servo"], cwd=outside).stdout
+    )
+
+
+def test_fetch_a_user_dataset_over_http(installed, tmp_path):
+    """A user registry (from `rlsbench datasets hash`) names a file served over loopback HTTP."""
+    _, bin_dir, outside = installed
+    served = tmp_path / "served"
+    served.mkdir()
+    (served / "tiny.csv").write_bytes(CSV)
+    with serve_directory(served) as url:
+        hashed = _run(
+            [
+                bin_dir / "rlsbench",
+                "datasets",
+                "hash",
+                served / "tiny.csv",
+                "--name",
+                "tiny",
+                "--url",
+                f"{url}/tiny.csv",
+            ],
+            cwd=outside,
+        )
+        assert hashed.returncode == 0, hashed.stderr
+        (outside / "mine.yaml").write_text(hashed.stdout)
+        fetched = _run(
+            [
+                bin_dir / "rlsbench",
+                "datasets",
+                "--registry-extra",
+                "mine.yaml",
+                "fetch",
+                "tiny",
+                "--cache-dir",
+                tmp_path / "cache",
+                "--retries",
+                "1",
+            ],
+            cwd=outside,
+        )
+    assert fetched.returncode == 0, fetched.stderr
+    assert Path(fetched.stdout.strip()) == tmp_path / "cache" / "prepared" / "tiny.npz"
+    assert "tiny: binary, X 4 x 2" in fetched.stderr
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason=f"no dataset mirror at {SHARED}")
+def test_fetch_a_builtin_dataset_from_a_loopback_mirror(installed, tmp_path):
+    _, bin_dir, outside = installed
+    with serve_directory(SHARED) as url:
+        fetched = _run(
+            [
+                bin_dir / "rlsbench",
+                "datasets",
+                "fetch",
+                "heart",
+                "--mirror",
+                url,
+                "--cache-dir",
+                tmp_path / "cache",
+                "--retries",
+                "1",
+            ],
+            cwd=outside,
+        )
+    assert fetched.returncode == 0, fetched.stderr
+    assert "heart: binary, X 270 x 13" in fetched.stderr
