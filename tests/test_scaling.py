@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -444,9 +443,6 @@ def tiny_run(tmp_path_factory):
     (workdir / "config").mkdir()
     config = {"run_name": "tiny", "scaling": TINY}
     (workdir / "config" / "config.yaml").write_text(yaml.safe_dump(config))
-    for name in ("datasets.yaml",):  # registries other rule files read at parse time
-        if (REPO / "config" / name).exists():
-            shutil.copy(REPO / "config" / name, workdir / "config" / name)
     result = _snakemake(workdir, "scaling_all")
     assert result.returncode == 0, result.stderr[-4000:]
     return workdir

@@ -105,8 +105,9 @@ def test_the_shipped_configs_pass_every_part_check(configfile, part):
     import importlib
 
     config = yaml.safe_load((REPO / configfile).read_text())
-    registry = yaml.safe_load((REPO / "config" / "datasets.yaml").read_text())
-    registry = registry.get("datasets", registry)
+    from rlsbench.benchmark.datasets import load_registry
+
+    registry = load_registry().as_dicts()
     check = importlib.import_module(f"rlsbench.studies.{part}.config").check
     section = part_section(
         config, part, SCHEMAS / f"{part}.schema.yaml", check=check, datasets=registry

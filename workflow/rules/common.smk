@@ -21,7 +21,7 @@ CALL = "../scripts/call.py"
 
 
 # ---------------------------------------------------------------------------------------------
-# The dataset registry (config/datasets.yaml, owned by the datasets part): names and shapes.
+# The dataset registry (built-in package data + the config's own entries): names and shapes.
 # ---------------------------------------------------------------------------------------------
 def _load_registry():
     """The built-in registry (package data) plus the config's dataset_registries and datasets."""

@@ -31,7 +31,10 @@ def check(section: dict, datasets: Mapping) -> None:
         if name is None or not datasets:
             continue
         if name not in datasets:
-            raise ConfigError(f"{key}.dataset: unknown dataset {name!r}; see config/datasets.yaml")
+            raise ConfigError(
+                f"{key}.dataset: unknown dataset {name!r}"
+                f" (`rlsbench datasets list` lists the registry)"
+            )
         if (datasets[name] or {}).get("task") == "multiclass":
             raise ConfigError(
                 f"{key}.dataset: {name!r} is multiclass; Tables 3-6 need binary or real targets"

@@ -50,7 +50,7 @@ def check(main: dict, datasets: Mapping) -> None:
             if name not in datasets:
                 raise ConfigError(
                     f"config key main.datasets[{i}]: unknown dataset {name!r}; known datasets "
-                    f"(config/datasets.yaml): {', '.join(sorted(datasets))}"
+                    f"(rlsbench datasets list): {', '.join(sorted(datasets))}"
                 )
     known = method_names()
     for i, name in enumerate(main["methods"]):

@@ -55,7 +55,8 @@ def check(section: dict, datasets: Mapping) -> None:
             raise ConfigError(f"{key}: use letters, digits, '_' and '-' only (it becomes a path)")
         if known and exp["dataset"] not in known:
             raise ConfigError(
-                f"{key}.dataset: unknown dataset {exp['dataset']!r}; see config/datasets.yaml"
+                f"{key}.dataset: unknown dataset {exp['dataset']!r}"
+                f" (`rlsbench datasets list` lists the registry)"
             )
         S = exp["n_selected"]
         if isinstance(S, dict) and set(S) != set(exp["kernels"]):

@@ -20,7 +20,10 @@ def _check_dataset(entry: dict, key: str, datasets: Mapping) -> None:
     if entry.get("source", "prepared") != "prepared" or not datasets:
         return
     if name not in datasets:
-        raise ConfigError(f"config key {key}: unknown dataset {name!r}; see config/datasets.yaml")
+        raise ConfigError(
+            f"config key {key}: unknown dataset {name!r}"
+            f" (`rlsbench datasets list` lists the registry)"
+        )
     task = (datasets[name] or {}).get("task")
     if task is not None and task != "regression":
         raise ConfigError(
