@@ -3,7 +3,9 @@
 :func:`build_ledger` reads a tree of part outputs (``results/paper`` or a run folder) and
 returns one row per transcribed cell or series (level ``cell`` / ``series``), per scope of a
 checked claim (``claim``) and per numbered table or figure (``item``); the verdicts follow
-:mod:`rlsbench.studies.fidelity.verdicts`. :func:`summarize` counts verdicts per paper and
+:mod:`rlsbench.studies.fidelity.verdicts`, and
+:mod:`~rlsbench.studies.fidelity.investigations` adds the cause found for each contradiction
+and the run that shows it. :func:`summarize` counts verdicts per paper and
 level; :func:`write_ledger` writes ``fidelity.csv``, ``fidelity_summary.csv`` and
 ``fidelity_summary.md`` atomically.
 """
@@ -17,6 +19,7 @@ import pandas as pd
 
 from rlsbench.benchmark._io import atomic_path, atomic_write_text
 from rlsbench.studies.fidelity import claims as claim_checks
+from rlsbench.studies.fidelity.investigations import attach
 from rlsbench.studies.fidelity.ours import RunTree, read_ours
 from rlsbench.studies.fidelity.transcription import (
     ITEMS,
@@ -53,6 +56,8 @@ LEDGER_COLUMNS = (
     "reason",
     "claim_id",
     "source",
+    "cause",
+    "evidence",
 )
 TEXT_COLUMNS = tuple(
     c
@@ -226,7 +231,7 @@ def build_ledger(root, only=None):
         if col not in ledger:
             ledger[col] = ""
     ledger[list(TEXT_COLUMNS)] = ledger[list(TEXT_COLUMNS)].fillna("")
-    return ledger[list(LEDGER_COLUMNS)]
+    return attach(ledger.drop(columns=["cause", "evidence"]))[list(LEDGER_COLUMNS)]
 
 
 def claims_per_item(claim_rows, links, reported):
@@ -337,9 +342,8 @@ def summary_markdown(ledger, summary, source):
         parts += ["", f"## {titles[level]}", "", s.to_markdown(index=False)]
     bad = ledger[(ledger["verdict"] == "contradicts") & ledger["level"].isin(["item", "claim"])]
     if len(bad):
-        table = bad[["paper", "level", "item", "claim_id", "row", "ours", "reason"]].rename(
-            columns={"row": "scope"}
-        )
+        table = bad[["paper", "level", "item", "claim_id", "row", "ours", "reason", "cause"]]
+        table = table.rename(columns={"row": "scope"})
         parts += [
             "",
             "## Items and claims that contradict the paper",

@@ -1,0 +1,113 @@
+"""Why a result contradicts its paper: the causes found, each with the run that shows it.
+
+``investigations.csv`` (package data) holds one row per cause found for a contradicting item or
+claim. The ledger attaches it to every row of that scope whose verdict is *contradicts*
+(columns ``cause`` and ``evidence``), so that a reader sees, next to each contradiction, what
+differs and the run that isolates it.
+
+Columns of ``investigations.csv``
+---------------------------------
+paper
+    ``pahikkala`` / ``buteneers`` / ``ramona`` / ``sunyao``.
+scope
+    A numbered item of :data:`~rlsbench.studies.fidelity.transcription.ITEMS` ("Table 5") or a
+    claim id of ``claims.csv`` ("B3").
+dataset
+    Restricts the row to one dataset (a claim's scope or a cell's dataset); empty: all.
+cause
+    One of :data:`CAUSES`.
+finding
+    What differs, in one or two sentences, with the numbers that show it.
+evidence
+    The run that isolates the cause: the config (file and keys), the command, and the output
+    file it wrote (committed under ``results/paper/<part>/investigations/`` or named in the
+    part's tables).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from rlsbench.studies.fidelity.transcription import ITEMS, _read, load_claims
+
+COLUMNS = ("paper", "scope", "dataset", "cause", "finding", "evidence")
+
+#: What a contradiction can come from.
+CAUSES = {
+    "bug": "a bug of ours, fixed (the row moved)",
+    "protocol": "a protocol detail that differs from the paper's (preprocessing, splits, model)",
+    "hyperparameter": "a hyperparameter the paper tuned or chose and does not state",
+    "data": "a different version or encoding of the data",
+    "implementation": "our re-implementation of a method the paper ran from other software",
+    "hardware": "timings on different hardware and software",
+    "paper": "the paper contradicts itself (text against its own tables)",
+    "noise": "within the spread of repetitions: a difference the data cannot resolve",
+    "unexplained": "not found; what was tried is in the evidence",
+}
+
+
+def load_investigations():
+    """``investigations.csv``, checked: known papers, scopes, causes; no empty finding."""
+    frame = _read("investigations.csv", COLUMNS)
+    claims = load_claims()
+    claim_ids = set(zip(claims["paper"], claims["claim_id"]))
+    problems = []
+    for i, r in enumerate(frame.itertuples(index=False), start=2):
+        if r.paper not in ITEMS:
+            problems.append(f"line {i}: unknown paper {r.paper!r}")
+        elif r.scope not in ITEMS[r.paper] and (r.paper, r.scope) not in claim_ids:
+            problems.append(f"line {i}: {r.scope!r} is neither an item nor a claim of {r.paper}")
+        if r.cause not in CAUSES:
+            problems.append(f"line {i}: cause {r.cause!r} is not one of {', '.join(CAUSES)}")
+        if not r.finding.strip() or not r.evidence.strip():
+            problems.append(f"line {i}: finding and evidence must both be given")
+    if problems:
+        raise ValueError("investigations.csv: " + "; ".join(problems))
+    return frame
+
+
+def _scopes(row):
+    """The (scope, dataset) keys a ledger row can be explained under."""
+    if row["level"] == "claim":
+        return [(row["claim_id"], row["dataset"]), (row["claim_id"], "")]
+    items = [i.strip() for i in str(row["item"]).split(";") if i.strip()]
+    keys = [(item, row["dataset"]) for item in items] + [(item, "") for item in items]
+    if row["level"] == "item":  # an item rolls up all its datasets
+        keys = [(item, "*") for item in items]
+    return keys
+
+
+def attach(ledger, investigations=None):
+    """``ledger`` with ``cause`` and ``evidence`` on its *contradicts* rows that have one.
+
+    A row takes every investigation of its paper whose scope is the row's claim (claim rows)
+    or item (cell and series rows) and whose dataset is empty or the row's; an item row takes
+    every investigation of the item, whatever its dataset. Several are joined with `` | ``.
+    """
+    inv = load_investigations() if investigations is None else investigations
+    by_key: dict = {}
+    for r in inv.itertuples(index=False):
+        by_key.setdefault((r.paper, r.scope, r.dataset), []).append(r)
+        by_key.setdefault((r.paper, r.scope, "*"), []).append(r)
+    causes, evidence = [], []
+    for _, row in ledger.iterrows():
+        found = []
+        if row["verdict"] == "contradicts":
+            for scope, dataset in _scopes(row):
+                for r in by_key.get((row["paper"], scope, dataset), []):
+                    if r not in found:
+                        found.append(r)
+        causes.append(" | ".join(f"{r.cause}: {r.finding}" for r in found))
+        evidence.append(" | ".join(r.evidence for r in found))
+    return ledger.assign(cause=causes, evidence=evidence)
+
+
+def unexplained(ledger):
+    """The item and claim rows that contradict their paper without an investigation."""
+    bad = ledger[(ledger["verdict"] == "contradicts") & ledger["level"].isin(["item", "claim"])]
+    return bad[bad["cause"] == ""]
+
+
+def as_frame(rows):
+    """Investigation rows (dicts) as a frame with :data:`COLUMNS` (for tests and tools)."""
+    return pd.DataFrame(rows, columns=list(COLUMNS)).fillna("")

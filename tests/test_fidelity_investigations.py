@@ -1,0 +1,89 @@
+"""Investigations: each cause found for a contradiction reaches the ledger rows it explains."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from rlsbench.studies.fidelity.investigations import (
+    CAUSES,
+    as_frame,
+    attach,
+    load_investigations,
+    unexplained,
+)
+
+
+def _ledger(rows):
+    cols = ["level", "paper", "item", "dataset", "claim_id", "verdict"]
+    return pd.DataFrame(rows, columns=cols).fillna("")
+
+
+LEDGER = _ledger(
+    [
+        ("item", "buteneers", "Table 5", "", "B3", "contradicts"),
+        ("cell", "buteneers", "Table 5", "servo", "", "contradicts"),
+        ("cell", "buteneers", "Table 5", "abalone", "", "contradicts"),
+        ("cell", "buteneers", "Table 5", "servo", "", "match"),
+        ("claim", "buteneers", "Table 3;Table 5", "", "B3", "contradicts"),
+        ("claim", "buteneers", "Table 5", "servo", "B2", "contradicts"),
+    ]
+)
+
+
+def test_a_cause_reaches_the_contradicting_rows_of_its_scope_only():
+    inv = as_frame(
+        [
+            dict(
+                paper="buteneers",
+                scope="Table 5",
+                dataset="servo",
+                cause="data",
+                finding="servo encoded otherwise",
+                evidence="run A",
+            ),
+            dict(
+                paper="buteneers",
+                scope="B3",
+                dataset="",
+                cause="noise",
+                finding="ties at the printed precision",
+                evidence="run B",
+            ),
+        ]
+    )
+    out = attach(LEDGER, inv)
+    assert out["cause"].tolist() == [
+        "data: servo encoded otherwise",  # the item takes its datasets' causes
+        "data: servo encoded otherwise",
+        "",  # abalone: no investigation
+        "",  # not a contradiction
+        "noise: ties at the printed precision",
+        "",  # B2 has none
+    ]
+    assert out["evidence"].tolist()[4] == "run B"
+    assert unexplained(out)["claim_id"].tolist() == ["B2"]
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        (dict(paper="nobody", scope="Table 1", cause="data"), "unknown paper"),
+        (dict(paper="buteneers", scope="Table 9", cause="data"), "neither an item nor a claim"),
+        (dict(paper="buteneers", scope="B3", cause="bad luck"), "is not one of"),
+        (dict(paper="buteneers", scope="B3", cause="noise", finding=""), "must both be given"),
+    ],
+)
+def test_a_malformed_investigation_is_refused(monkeypatch, row, message):
+    from rlsbench.studies.fidelity import investigations
+
+    full = {"dataset": "", "finding": "x", "evidence": "y", **row}
+    monkeypatch.setattr(investigations, "_read", lambda name, cols: as_frame([full]))
+    with pytest.raises(ValueError, match=message):
+        investigations.load_investigations()
+
+
+def test_the_shipped_investigations_load_and_use_known_causes():
+    inv = load_investigations()
+    assert len(inv) >= 1
+    assert set(inv["cause"]) <= set(CAUSES)
