@@ -4,10 +4,11 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 CORES  ?= 2
 
-.PHONY: install test lint reproduce bench clean
+.PHONY: install test lint docs reproduce bench clean
 
-# Exact versions with hashes from the lock file (pyproject.toml keeps the ranges); the package
-# itself goes in editable, without touching them.
+# Exact versions with hashes from the lock file (pyproject.toml keeps the ranges; the lock holds
+# the dependencies and the test, lint and docs extras); the package itself goes in editable,
+# without touching them.
 LOCK := requirements/lock.txt
 $(BIN)/rlsbench: pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
@@ -23,7 +24,7 @@ install: $(BIN)/rlsbench
 lock:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet uv
-	$(BIN)/uv pip compile pyproject.toml --extra test --extra lint \
+	$(BIN)/uv pip compile pyproject.toml --extra test --extra lint --extra docs \
 		--universal --python-version 3.11 --generate-hashes --upgrade --output-file $(LOCK)
 
 test: install
@@ -34,6 +35,11 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/snakefmt --check Snakefile workflow/
+
+# The documentation site (docs/, Sphinx + pydata theme + numpydoc) into docs/_build/html;
+# any warning fails the build. It reads the committed results under results/paper/.
+docs: install
+	$(BIN)/sphinx-build -W --keep-going -b html docs docs/_build/html
 
 # Every part on the embedded default config (no network needed), then the HTML report.
 # --force-use-threads: the main part's many small jobs are `run:` calls into the library;

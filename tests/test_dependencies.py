@@ -149,7 +149,7 @@ def test_environment_yml_lists_the_same_packages():
         else:
             conda.add(_requirement_name(dep))
     listed = (conda | pip) - {"python", "pip"}
-    wanted = required | extras.get("test", set()) | extras.get("lint", set())
+    wanted = required | set().union(*(extras.get(x, set()) for x in ("test", "lint", "docs")))
     assert wanted <= listed, f"missing from environment.yml: {sorted(wanted - listed)}"
     declared = required | set().union(*extras.values())
     assert listed <= declared, f"not in pyproject.toml: {sorted(listed - declared)}"
@@ -176,7 +176,7 @@ def test_the_lock_pins_every_declared_dependency_with_hashes():
     pins = _lock()
     assert all(version and hashes for version, hashes, _ in pins.values()), "unpinned or unhashed"
     data = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
-    locked_extras = ("test", "lint")
+    locked_extras = ("test", "lint", "docs")
     specs = list(data["dependencies"]) + [
         s for extra in locked_extras for s in data["optional-dependencies"][extra]
     ]
