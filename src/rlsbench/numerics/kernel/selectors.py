@@ -2,7 +2,7 @@
 
 SAS, SCSS and SFS maximise a Gram-matrix criterion over the scale factors w of a scaled kernel
 k_w(x, y) = k(w ∘ x, w ∘ y) by gradient ascent (Algorithm 1) and rank the features by
-decreasing |w_d|; the criterion is, respectively, the kernel target alignment (eq. 3, 9), the
+decreasing ``|w_d|``; the criterion is, respectively, the kernel target alignment (eq. 3, 9), the
 regularized kernel class separability (eq. 18, 22-23) and the Frobenius product ⟨K, K*⟩_F
 (eq. 24). KFDS (Algorithm 2) multiplies the scale factors by the normal vector of a kernel
 Fisher discriminant (linear kernel). All of them handle any number of classes.
@@ -136,7 +136,7 @@ def scale_factor_ascent(
 ):
     """Gradient ascent of a Gram-matrix criterion on the scale factors (Algorithm 1).
 
-    θ_n = θ_{n−1} + η ∂_θ A, starting from θ_0 = 1, until |A_n − A_{n−1}| < tol · |A_n|.
+    θ_n = θ_{n−1} + η ∂_θ A, starting from θ_0 = 1, until ``|A_n − A_{n−1}| < tol · |A_n|``.
     The paper leaves the step η open; we use a "bold driver": the first step moves the largest
     scale factor by ``step``, an accepted step grows η by 20 %, a step that lowers the
     criterion is undone and η halved.
@@ -244,7 +244,7 @@ def _fisher_direction(Z, codes, counts, mu):
 def kfds_scale_factors(X, codes, counts, *, max_iter=50, tol=1e-6, mu=0.1):
     """KFDS (Algorithm 2): w_{n+1} = w_n ∘ w_h^n with w_h the linear KFD normal vector.
 
-    Kept in log space (log w_{n+1} = log w_n + log |w_h^n|) so that features driven to zero
+    Kept in log space (``log w_{n+1} = log w_n + log |w_h^n|``) so that features driven to zero
     keep an order; w is rescaled to max 1 after each step (the discriminant direction does not
     depend on a global scale).
 
@@ -254,7 +254,7 @@ def kfds_scale_factors(X, codes, counts, *, max_iter=50, tol=1e-6, mu=0.1):
     codes, counts : class codes and counts
     max_iter : int
     tol : float
-        Stop when max_d |w_{n+1} − w_n| < tol (w normalised to max 1).
+        Stop when ``max_d |w_{n+1} − w_n| < tol`` (w normalised to max 1).
     mu : float
         Relative ridge μ added to N.
 
@@ -433,7 +433,7 @@ class SAS(_ScaledKernelRanker):
     """Scaled alignment selection (Ramona et al. 2012, Algorithm 1).
 
     Gradient ascent of the kernel target alignment (eq. 3, gradient eq. 9) on the scale
-    factors of a scaled kernel; features ranked by decreasing |w_d|. Multiclass through Vert's
+    factors of a scaled kernel; features ranked by decreasing ``|w_d|``. Multiclass through Vert's
     target (eq. 10-11).
 
     Parameters
@@ -459,7 +459,7 @@ class SAS(_ScaledKernelRanker):
     ----------
     scale_factors_ : ndarray of shape (n_features,)
     scores_ : ndarray of shape (n_features,)
-        |w_d|.
+        ``|w_d|``.
     order_ : ndarray of shape (n_features,)
         Features from most to least relevant.
     ranking_ : ndarray of shape (n_features,)

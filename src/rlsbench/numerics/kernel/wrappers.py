@@ -57,7 +57,7 @@ def joachims_C(X, kernel: ScaledKernel | str = "linear", w=None) -> float:
 
 
 def linear_svm_weights(X, codes, n_classes) -> np.ndarray:
-    """|w_h| of a linear SVM with C = 1/R̄²; C > 2 classes: one-vs-rest, root sum of squares.
+    """``|w_h|`` of a linear SVM with C = 1/R̄²; C > 2 classes: one-vs-rest, root sum of squares.
 
     Parameters
     ----------
@@ -79,7 +79,7 @@ def linear_svm_weights(X, codes, n_classes) -> np.ndarray:
 
 
 def arom_log_scale_factors(X, codes, counts, *, max_iter=50, tol=1e-6):
-    """AROM with the L2 norm (Weston et al. 2003): z ← z ∘ |w_h| with w_h from a linear SVM
+    """AROM with the L2 norm (Weston et al. 2003): ``z ← z ∘ |w_h|`` with w_h from a linear SVM
     trained on x ∘ z. Kept in log space, z rescaled to max 1 (as :func:`kfds_scale_factors`).
 
     Returns
@@ -279,7 +279,7 @@ def radius_margin_value_grad(X, codes, counts, w, kernel: ScaledKernel, C: float
 
 
 class R2W2(_Ranker):
-    """Radius-margin feature scaling (Weston et al. 2000), ranked by the final |w_d|.
+    """Radius-margin feature scaling (Weston et al. 2000), ranked by the final ``|w_d|``.
 
     Gradient descent of R²W² (:func:`radius_margin_value_grad`) on the scale factors of a
     scaled kernel, from w = 1; see ``R2W2_NOTE`` for what is ours.

@@ -30,7 +30,7 @@ class PrunedModel:
     Attributes
     ----------
     ranking : ndarray of shape (N,), int
-        LAR order of entry (features LAR never reached appended by decreasing |Xᵀy|).
+        LAR order of entry (features LAR never reached appended by decreasing ``|Xᵀy|``).
     cv_sse : ndarray of shape (N + 1,)
         Validation squared error of the prefix of every length 0..N (at its own best λ for OP-RR).
     lambda_index : ndarray of shape (N + 1,), int

@@ -2,9 +2,11 @@
 
 Buteneers et al., Section 5.3: choose N prototype rows with the largest quadratic Rényi entropy
 H = −log(1/N² Σ_ij k(u_i, u_j)) and map every row to the primal space by the Nyström
-approximation of the eigenfunctions of the RBF kernel:
+approximation of the eigenfunctions of the RBF kernel (the formula of Section 5.3, with C's
+columns the eigenvectors)::
+
     x_(i) = √N Σ_j C_(j,i) / D_(i,i) · k(u, Ũ_(j,:)),   K̃ = C D Cᵀ
-(the formula of Section 5.3, with C's columns the eigenvectors).
+
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fidelity ledger (issue 17): every result of the four papers against ours, each judged.
+"""Fidelity ledger: every result of the four papers against ours, each judged.
 
 The papers' numbers are transcribed once (``reported.csv``, one row per table cell, figure
 series or number stated in the text) and so are their claims in words (``claims.csv``). The

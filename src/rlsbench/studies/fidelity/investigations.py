@@ -82,7 +82,7 @@ def attach(ledger, investigations=None):
 
     A row takes every investigation of its paper whose scope is the row's claim (claim rows)
     or item (cell and series rows) and whose dataset is empty or the row's; an item row takes
-    every investigation of the item, whatever its dataset. Several are joined with `` | ``.
+    every investigation of the item, whatever its dataset. Several are joined with ``" | "``.
     """
     inv = load_investigations() if investigations is None else investigations
     by_key: dict = {}
