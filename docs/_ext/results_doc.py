@@ -11,15 +11,18 @@ build.
 ``.. result-figures:: results/paper/main/figures/test_*.png``
     Every figure the pattern matches, in name order, each captioned with its file name.
 ``.. result-csv:: results/paper/fidelity_summary.csv``
-    A CSV file as a table (pandas); options ``:columns:`` (comma-separated, in that order) and
-    ``:where:`` (``column=value[|value...]``, repeatable with ``;``).
+    A CSV file as a table (pandas); options ``:columns:`` (comma-separated, in that order),
+    ``:where:`` (``column=value[|value...]``, repeatable with ``;``), ``:pivot:``
+    (``index[,index...] / column / value``: one row per index, one column per value of
+    ``column``) and ``:decimals:`` (rounding of the numeric cells).
 ``.. dataset-registry::``
     The built-in dataset registry (package data, read with rlsbench's own loader): one row per
     dataset with its task, format, shape and class counts after preprocessing and the hosts of
     its upstream URLs, then each dataset's description and preprocessing.
 ``.. fidelity-ledger:: pahikkala``
     The rows of ``results/paper/fidelity.csv`` for one paper: option ``:levels:`` (default
-    ``item,claim``) picks the row levels, ``:columns:`` the columns.
+    ``item,claim``) picks the row levels, ``:items:`` (a regular expression searched in the
+    ``item`` column) the items of one part, ``:columns:`` the columns.
 """
 
 from __future__ import annotations
@@ -168,22 +171,59 @@ def _select(frame: pd.DataFrame, columns: list[str], directive, relative: str) -
 
 class ResultCsv(SphinxDirective):
     required_arguments = 1
-    option_spec = {"columns": directives.unchanged, "where": directives.unchanged}
+    option_spec = {
+        "columns": directives.unchanged,
+        "where": directives.unchanged,
+        "pivot": directives.unchanged,
+        "decimals": directives.nonnegative_int,
+    }
 
     def run(self):
         relative = self.arguments[0]
         frame = pd.read_csv(_existing(self, relative), dtype=str, keep_default_na=False)
         frame = _filter(frame, self.options.get("where"), self)
+        if "pivot" in self.options:
+            frame = self._pivot(frame, relative)
         if "columns" in self.options:
             frame = _select(frame, _columns(self.options["columns"], ""), self, relative)
         if frame.empty:
             raise self.error(f"result-csv: no rows of {relative} to show")
+        if "decimals" in self.options:
+            frame = frame.map(lambda v: _rounded(v, self.options["decimals"]))
         return [dataframe_table(frame), _source_line(relative)]
+
+    def _pivot(self, frame, relative):
+        parts = [p.strip() for p in self.options["pivot"].split("/")]
+        if len(parts) != 3:
+            raise self.error("result-csv: :pivot: is 'index[,index...] / column / value'")
+        index, column, value = _columns(parts[0], ""), parts[1], parts[2]
+        _select(frame, [*index, column, value], self, relative)
+        numeric = pd.to_numeric(frame[column], errors="coerce")
+        order = frame.assign(_key=numeric).sort_values("_key", kind="stable")[column].unique()
+        table = frame.pivot(index=index, columns=column, values=value)
+        table = table.reindex(columns=list(order)).fillna("")
+        table.columns = [str(c) for c in table.columns]
+        return table.reset_index()
+
+
+def _rounded(value, decimals):
+    """``value`` rounded when it is a decimal number; integers and text stay as they are."""
+    if re.fullmatch(r"-?\d+", str(value)):
+        return value
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return value
+    return f"{number:.{decimals}f}"
 
 
 class FidelityLedger(SphinxDirective):
     required_arguments = 1
-    option_spec = {"levels": directives.unchanged, "columns": directives.unchanged}
+    option_spec = {
+        "levels": directives.unchanged,
+        "items": directives.unchanged,
+        "columns": directives.unchanged,
+    }
 
     def run(self):
         paper = self.arguments[0]
@@ -192,6 +232,9 @@ class FidelityLedger(SphinxDirective):
             raise self.error(f"fidelity-ledger: no rows for paper {paper!r} in {LEDGER}")
         levels = _columns(self.options.get("levels"), "item,claim")
         rows = frame[(frame["paper"] == paper) & frame["level"].isin(levels)]
+        if "items" in self.options:
+            pattern = re.compile(self.options["items"])
+            rows = rows[rows["item"].map(lambda item: bool(pattern.search(item)))]
         rows = _select(rows, _columns(self.options.get("columns"), LEDGER_COLUMNS), self, LEDGER)
         # columns empty on every row of this selection say nothing
         rows = rows.loc[:, (rows != "").any(axis=0)]
