@@ -242,9 +242,7 @@ class FidelityLedger(SphinxDirective):
             raise self.error(f"fidelity-ledger: no {levels} rows for {paper!r} in {LEDGER}")
         counts = rows["verdict"].value_counts() if "verdict" in rows else pd.Series(dtype=int)
         summary = ", ".join(f"{n} {verdict}" for verdict, n in counts.items())
-        intro = nodes.paragraph(
-            text=f"{len(rows)} row(s) of level {', '.join(levels)}: {summary}."
-        )
+        intro = nodes.paragraph(text=f"{len(rows)} row(s) of level {', '.join(levels)}: {summary}.")
         return [intro, dataframe_table(rows, classes=["fidelity-ledger"]), _source_line(LEDGER)]
 
 

@@ -1,0 +1,167 @@
+"""The documentation: the configuration reference renders every schema key, every committed
+result table and figure is shown on some page, and the README stays a front door.
+
+The site itself is built with warnings as errors by ``make docs`` (in CI); these tests pin what
+a successful build alone would not show.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+DOCS = REPO / "docs"
+SCHEMAS = sorted((REPO / "workflow" / "schemas").glob("*.schema.yaml")) + [
+    REPO / "src" / "rlsbench" / "benchmark" / "datasets" / "registry.schema.yaml"
+]
+#: Internal tags and machine-local paths that no user-facing text may carry.
+FORBIDDEN = re.compile(r"\bissues? ?#?\d+|\.\./shared", re.IGNORECASE)
+
+
+def _load_extension(name):
+    spec = importlib.util.spec_from_file_location(f"_docs_{name}", DOCS / "_ext" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+schema_doc = _load_extension("schema_doc")
+
+
+def _keys_by_walking(node) -> set[str]:
+    """Every name under a ``properties`` mapping anywhere in a schema, found independently of
+    the extension (a plain recursive walk over the YAML)."""
+    found = set()
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "properties" and isinstance(value, dict):
+                found |= set(value)
+            found |= _keys_by_walking(value)
+    elif isinstance(node, list):
+        for value in node:
+            found |= _keys_by_walking(value)
+    return found
+
+
+@pytest.mark.parametrize("path", SCHEMAS, ids=lambda p: p.name)
+def test_the_schema_extension_renders_every_key(path):
+    schema = yaml.safe_load(path.read_text())
+    rendered = schema_doc.schema_rows(schema)
+    shown = {part.strip("[]") for row in rendered.rows for part in row.path.split(".")}
+    keys = _keys_by_walking(schema)
+    assert keys, f"{path.name}: no keys found, the walk itself is broken"
+    assert keys <= shown, f"{path.name}: keys missing from the reference: {keys - shown}"
+    assert len({row.path for row in rendered.rows}) == len(rendered.rows), "a key rendered twice"
+    for row in rendered.rows:
+        assert row.type, f"{path.name}: {row.path} has no type"
+        assert not FORBIDDEN.search(row.description), f"{path.name}: {row.path}: {row.description}"
+    assert not FORBIDDEN.search(str(schema.get("description", "")))
+
+
+def test_the_schema_extension_follows_every_nesting():
+    schema = {
+        "$defs": {"entry": {"type": "object", "properties": {"deep": {"type": "integer"}}}},
+        "type": "object",
+        "required": ["a"],
+        "properties": {
+            "a": {"type": "integer", "minimum": 1, "default": 3, "description": "an a"},
+            "b": {"type": "array", "items": {"type": "object", "properties": {"c": {}}}},
+            "d": {"type": "object", "additionalProperties": {"$ref": "#/$defs/entry"}},
+            "e": {"oneOf": [{"type": "null"}, {"type": "object", "properties": {"f": {}}}]},
+            "g": {"type": "object", "patternProperties": {"^x_": {"properties": {"h": {}}}}},
+        },
+        "if": {"properties": {"a": {"const": 2}}},
+        "then": {"required": ["b"]},
+    }
+    rendered = schema_doc.schema_rows(schema)
+    rows = {row.path: row for row in rendered.rows}
+    assert set(rows) == {
+        "a",
+        "b",
+        "b[].c",
+        "d",
+        "d.<name>",
+        "d.<name>.deep",
+        "e",
+        "e.f",
+        "g",
+        "g.<x_>",
+        "g.<x_>.h",
+    }
+    assert rows["a"].required and not rows["b"].required
+    assert rows["a"].type == "integer, ≥ 1" and rows["a"].default == "3"
+    assert rows["a"].description == "an a"
+    assert rendered.conditions == ["if a = 2 → required: b"]
+
+
+def test_the_schema_extension_refuses_what_it_cannot_render():
+    with pytest.raises(schema_doc.SchemaError, match="dependentRequired"):
+        schema_doc.schema_rows({"properties": {"a": {"dependentRequired": {"a": ["b"]}}}})
+
+
+def test_every_schema_is_on_the_configuration_page():
+    page = (DOCS / "configuration.rst").read_text()
+    shown = set(re.findall(r"^\.\. config-schema:: (\S+)", page, re.MULTILINE))
+    wanted = {path.relative_to(REPO).as_posix() for path in SCHEMAS}
+    assert wanted <= shown, f"schemas without a section in docs/configuration.rst: {wanted - shown}"
+
+
+def _pages():
+    return sorted(DOCS.rglob("*.rst"))
+
+
+def test_every_committed_table_and_figure_is_shown():
+    """Each Markdown table and PNG figure under results/paper/ is included by some page (a
+    new result file needs a ``result-markdown`` or ``result-figures`` directive)."""
+    tables, figures = set(), []
+    for page in _pages():
+        text = page.read_text()
+        tables |= set(re.findall(r"^\s*\.\. result-markdown:: (\S+)", text, re.MULTILINE))
+        figures += re.findall(r"^\s*\.\. result-figures:: (\S+)", text, re.MULTILINE)
+    assert tables and figures, "no result directives found: the scan itself is broken"
+    committed = sorted(
+        p.relative_to(REPO).as_posix() for p in (REPO / "results" / "paper").rglob("*")
+    )
+    missing = [p for p in committed if p.endswith(".md") and p not in tables]
+    missing += [
+        p
+        for p in committed
+        if p.endswith(".png") and not any(fnmatch.fnmatch(p, pattern) for pattern in figures)
+    ]
+    assert not missing, f"committed results shown on no documentation page: {missing}"
+
+
+def test_the_pages_name_no_internal_tag_or_local_path():
+    offending = [
+        f"{page.relative_to(REPO)}:{number}: {line.strip()}"
+        for page in _pages()
+        for number, line in enumerate(page.read_text().splitlines(), 1)
+        if FORBIDDEN.search(line)
+    ]
+    assert not offending, "\n".join(offending)
+
+
+def test_the_readme_is_a_front_door():
+    text = (REPO / "README.md").read_text()
+    lines = text.splitlines()
+    assert len(lines) <= 150, f"README.md has {len(lines)} lines; the rest belongs in docs/"
+    offending = [f"{n}: {line}" for n, line in enumerate(lines, 1) if FORBIDDEN.search(line)]
+    assert not offending, "README.md: " + "; ".join(offending)
+    # every relative link of the front door leads to a file of the repository
+    targets = re.findall(r"\]\(([^)#\s]+)\)", text)
+    assert targets, "no links found: the scan itself is broken"
+    broken = [t for t in targets if "://" not in t and not (REPO / t).exists()]
+    assert not broken, f"README.md links to missing files: {broken}"
+
+
+def test_the_forbidden_pattern_catches_what_it_should():
+    assert FORBIDDEN.search("as issue 17 asks") and FORBIDDEN.search("see ../shared/datasets")
+    assert FORBIDDEN.search("Issue #4") and not FORBIDDEN.search("a known issue with numbers")
