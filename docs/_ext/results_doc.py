@@ -9,7 +9,8 @@ build.
     A published Markdown table (or a Markdown file of tables), rendered through MyST. The
     file's own headings become rubrics, so that they do not break the page's sections.
 ``.. result-figures:: results/paper/main/figures/test_*.png``
-    Every figure the pattern matches, in name order, each captioned with its file name.
+    Every figure the pattern matches, in name order, each captioned with its file name; several
+    are laid out side by side, a single one at ``:width:``.
 ``.. result-csv:: results/paper/fidelity_summary.csv``
     A CSV file as a table (pandas); options ``:columns:`` (comma-separated, in that order),
     ``:where:`` (``column=value[|value...]``, repeatable with ``;``), ``:pivot:``
@@ -93,11 +94,12 @@ def markdown_without_headings(text: str) -> str:
     lines = []
     fence = False
     for line in text.splitlines():
-        if line.lstrip().startswith("```"):
+        if line.lstrip().startswith(("```", "~~~")):
             fence = not fence
         match = None if fence else _HEADING.match(line)
         if match:
-            lines += ["", "```{rubric} " + match.group(2), "```", ""]
+            # a tilde fence: its info string may hold the backticks of a heading
+            lines += ["", "~~~{rubric} " + match.group(2), "~~~", ""]
         else:
             lines.append(line)
     return "\n".join(lines) + "\n"
@@ -114,8 +116,9 @@ class ResultMarkdown(SphinxDirective):
         # parsed as its own document, as docutils' ``include`` does for a foreign parser
         document = utils.new_document(str(path), self.state.document.settings)
         MystParser().parse(text, document)
-        children = [node.deepcopy() for node in document.children]
-        return [*children, _source_line(self.arguments[0])]
+        box = nodes.container(classes=["result-markdown"])
+        box.extend(node.deepcopy() for node in document.children)
+        return [box, _source_line(self.arguments[0])]
 
 
 class ResultFigures(SphinxDirective):
@@ -128,7 +131,8 @@ class ResultFigures(SphinxDirective):
         paths = sorted(root.glob(pattern))
         if not paths:
             raise self.error(f"result-figures: no file matches {pattern}")
-        result = []
+        # several figures side by side (a CSS grid), a single one at the width asked for
+        grid = nodes.container(classes=["result-figures"] if len(paths) > 1 else [])
         for path in paths:
             self.env.note_dependency(str(path))
             relative = path.relative_to(root).as_posix()
@@ -137,13 +141,13 @@ class ResultFigures(SphinxDirective):
             uri = Path(os.path.relpath(path, source_dir)).as_posix()
             figure = nodes.figure(classes=["result-figure"])
             image = nodes.image(uri=uri, alt=relative, candidates={})
-            image["width"] = self.options.get("width", "90%")
+            image["width"] = "100%" if len(paths) > 1 else self.options.get("width", "90%")
             figure += image
             caption = nodes.caption()
             caption += nodes.literal(text=relative)
             figure += caption
-            result.append(figure)
-        return result
+            grid += figure
+        return [grid]
 
 
 def _columns(option: str | None, default: str) -> list[str]:
