@@ -55,6 +55,20 @@ html_title = f"rlsbench {release}"
 html_static_path = ["_static"]
 html_css_files = ["rlsbench.css"]
 html_show_sourcelink = False
+# Pages without sub-pages need no section navigation: their tables get the width.
+html_sidebars = {
+    page: []
+    for page in (
+        "index",
+        "getting_started",
+        "library",
+        "datasets",
+        "fidelity",
+        "cluster",
+        "architecture",
+        "configuration",
+    )
+}
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,

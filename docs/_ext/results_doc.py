@@ -7,7 +7,8 @@ build.
 
 ``.. result-markdown:: results/paper/main/tables/summary.md``
     A published Markdown table (or a Markdown file of tables), rendered through MyST. The
-    file's own headings become rubrics, so that they do not break the page's sections.
+    file's own headings become rubrics, so that they do not break the page's sections. Cells
+    stay on one line (a wide table scrolls) unless ``:wrap:`` is given.
 ``.. result-figures:: results/paper/main/figures/test_*.png``
     Every figure the pattern matches, in name order, each captioned with its file name; several
     are laid out side by side, a single one at ``:width:``.
@@ -107,6 +108,7 @@ def markdown_without_headings(text: str) -> str:
 
 class ResultMarkdown(SphinxDirective):
     required_arguments = 1
+    option_spec = {"wrap": directives.flag}
 
     def run(self):
         from myst_parser.parsers.sphinx_ import MystParser
@@ -116,7 +118,10 @@ class ResultMarkdown(SphinxDirective):
         # parsed as its own document, as docutils' ``include`` does for a foreign parser
         document = utils.new_document(str(path), self.state.document.settings)
         MystParser().parse(text, document)
-        box = nodes.container(classes=["result-markdown"])
+        # ``:wrap:``: tables of sentences (claims, reasons) wrap instead of scrolling
+        box = nodes.container(
+            classes=["result-markdown", *(["wrap"] if "wrap" in self.options else [])]
+        )
         box.extend(node.deepcopy() for node in document.children)
         return [box, _source_line(self.arguments[0])]
 
