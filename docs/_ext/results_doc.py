@@ -212,7 +212,20 @@ class ResultCsv(SphinxDirective):
         table = frame.pivot(index=index, columns=column, values=value)
         table = table.reindex(columns=list(order)).fillna("")
         table.columns = [str(c) for c in table.columns]
-        return table.reset_index()
+        table = table.reset_index()
+        # numbers (S, n) in numeric order, names in the order of the file
+        return table.sort_values(by=index, key=_order_of(frame), kind="stable", ignore_index=True)
+
+
+def _order_of(frame: pd.DataFrame):
+    def key(column: pd.Series) -> pd.Series:
+        numeric = pd.to_numeric(column, errors="coerce")
+        if numeric.notna().all():
+            return numeric
+        first_seen = {v: i for i, v in enumerate(dict.fromkeys(frame[column.name]))}
+        return column.map(first_seen)
+
+    return key
 
 
 def _rounded(value, decimals):
