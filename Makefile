@@ -36,10 +36,8 @@ lint: install
 	$(BIN)/snakefmt --check Snakefile workflow/
 
 # Every part on the embedded default config (no network needed), then the HTML report.
-# --force-use-threads: the main part's many small jobs are `run:` calls into the library;
-# threads spare each of them a fresh Snakemake process (seconds of start-up per job).
 reproduce: install
-	$(BIN)/snakemake --cores $(CORES) --force-use-threads --configfile config/config.yaml
+	$(BIN)/snakemake --cores $(CORES) --configfile config/config.yaml
 	$(BIN)/snakemake --cores $(CORES) --configfile config/config.yaml --report results/report.html
 
 bench: install
