@@ -230,3 +230,17 @@ def test_publish_copies_the_run_to_the_committed_location_only_on_request(tiny_r
         "figures/loo_vs_test_breast_cancer.png",
     ):
         assert (published / name).read_bytes() == (rundir / name).read_bytes(), name
+
+
+def test_a_user_config_naming_only_main_runs_only_main(tmp_path):
+    """--configfile replaces the embedded default: parts it does not name do not run, and its
+    run goes to results/runs/<file name>/ unless it names one."""
+    config = {"main": {"enabled": True, "datasets": ["wine"], "methods": ["greedy_rls"]}}
+    path = tmp_path / "only_main.yaml"
+    path.write_text(yaml.safe_dump(config))
+    proc = snakemake("-n", "--configfile", path, workdir=tmp_path / "work")
+    counts = job_counts(proc.stdout + proc.stderr)
+    assert counts["main_select"] == 1 and counts["main_alpha"] == 1
+    parts = {rule.split("_")[0] for rule in counts}
+    assert not parts & {"scaling", "buteneers", "ramona", "sunyao"}, counts
+    assert "results/runs/only_main/main/jobs/wine/greedy_rls.csv" in proc.stdout + proc.stderr
