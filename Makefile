@@ -18,13 +18,15 @@ $(BIN)/rlsbench: pyproject.toml $(LOCK)
 
 install: $(BIN)/rlsbench
 
-# Regenerate the lock after changing a dependency range in pyproject.toml (needs PyPI).
+# Regenerate the lock after changing a dependency range in pyproject.toml (needs PyPI); pins
+# that still satisfy the ranges are kept, `make lock UPGRADE=1` moves every pin to the newest.
 .PHONY: lock
 lock:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet uv
 	$(BIN)/uv pip compile pyproject.toml --extra test --extra lint \
-		--universal --python-version 3.11 --generate-hashes --upgrade --output-file $(LOCK)
+		--universal --python-version 3.11 --generate-hashes $(if $(UPGRADE),--upgrade) \
+		--output-file $(LOCK)
 
 test: install
 	$(BIN)/python -m pytest -n 2 --dist loadfile tests

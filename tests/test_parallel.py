@@ -86,3 +86,20 @@ def test_a_job_gives_the_same_table_on_one_thread_and_on_two(tmp_path, monkeypat
         .drop_duplicates(["fold", "seed"])[["fold", "seed"]]
         .itertuples(index=False, name=None)
     ) == [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)]
+
+
+def test_download_bars_only_on_request(tmp_path):
+    """The byte counter of a transfer is a no-op unless the CLI turns bars on (a terminal)."""
+    import io
+
+    from rlsbench.benchmark.progress import terminal_bars, transfer_bar
+
+    assert type(transfer_bar("x", 10)).__name__ == "_NoBar"
+    with terminal_bars(enabled=True):
+        bar = transfer_bar("file.bin", 2048)
+        bar.fp = io.StringIO()  # keep the test's stderr clean
+        bar.update(1024)
+        assert bar.n == 1024
+        bar.close()
+    with terminal_bars(enabled=False):
+        assert type(transfer_bar("x", 10)).__name__ == "_NoBar"

@@ -7,10 +7,53 @@ reader only: nothing decides on them.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import logging
+import sys
 import time
 
 log = logging.getLogger(__name__)
+
+#: Whether progress bars are drawn (set by :func:`terminal_bars`; off in jobs and tests).
+_BARS = contextvars.ContextVar("rlsbench_progress_bars", default=False)
+
+
+@contextlib.contextmanager
+def terminal_bars(enabled: bool | None = None):
+    """Draw tqdm progress bars (downloads) inside the block; by default only when standard
+    error is a terminal, so logs and pipes stay free of them."""
+    token = _BARS.set(sys.stderr.isatty() if enabled is None else bool(enabled))
+    try:
+        yield
+    finally:
+        _BARS.reset(token)
+
+
+class _NoBar:
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def transfer_bar(description: str, total_bytes: int | None):
+    """A bar counting the bytes of one transfer (``update(n)``, ``close()``); a no-op object
+    unless :func:`terminal_bars` is on."""
+    if not _BARS.get():
+        return _NoBar()
+    from tqdm import tqdm
+
+    return tqdm(
+        total=total_bytes,
+        desc=description,
+        unit="B",
+        unit_scale=True,
+        unit_divisor=1024,
+        leave=False,
+        file=sys.stderr,
+    )
 
 
 def _duration(seconds: float) -> str:
