@@ -161,3 +161,15 @@ def test_every_check_runs_on_an_empty_tree(tmp_path):
     for claim_id, check in CHECKS.items():
         outcomes = check(tree)
         assert outcomes and all(o.holds is None for o in outcomes), claim_id
+
+
+def test_a_method_cut_by_the_budget_on_every_task_leaves_the_speed_claim_undecided(tmp_path):
+    """A run whose every RR-naive fit was cut (a small budget) has no naive/eigen ratio: the
+    check says so instead of failing on the missing column."""
+    rows = buteneers_results({"Abal": {"rr_naive": 0.3, "rr_eigen": 0.3}})
+    for r in rows:
+        r["timed_out"] = r["method"] == "rr_naive"
+    tree = write(tmp_path, "buteneers", "results.csv", rows)
+    every, largest = CHECKS["B12"](tree)
+    assert every.holds is False and every.ours == ""
+    assert largest.holds is None
