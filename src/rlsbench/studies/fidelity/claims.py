@@ -357,7 +357,9 @@ def _bpivot(res, col, complete=True):
     use = res[~res["timed_out"].astype(bool)] if complete else res
     table = use.pivot_table(index="paper_dataset", columns="method", values=col)
     # a method whose every run was cut stays as a column of NaN (pivot_table drops it)
-    return table.reindex(index=sorted(set(res["paper_dataset"])), columns=sorted(set(res["method"])))
+    return table.reindex(
+        index=sorted(set(res["paper_dataset"])), columns=sorted(set(res["method"]))
+    )
 
 
 def _per_task(tree, test, describe, rule, scope_all=None):
