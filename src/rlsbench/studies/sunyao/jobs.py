@@ -146,7 +146,8 @@ def table1_job(runs, hyper, md, csv, splits):
 
 
 def fig1_runs_job(table, hyper, *, method, entry, rvm, sigma2, seed, threads, data=None):
-    """Training time and test NMSE of one method for growing training sets (CSV rows)."""
+    """Training time and test NMSE of one method for growing training sets (CSV rows); which
+    sizes run is decided by the deterministic flop and memory budgets of ``entry``."""
     sigma2 = entry.get("sigma2", sigma2)
     dataset = entry["dataset"]
     chosen = json.loads(Path(hyper).read_text())
@@ -164,7 +165,7 @@ def fig1_runs_job(table, hyper, *, method, entry, rvm, sigma2, seed, threads, da
             rvm=rvm,
             k_max_fraction=entry["k_max_fraction"],
             k_max_cap=entry["k_max_cap"],
-            time_budget_s=entry["time_budget_s"],
+            flop_budget=entry["flop_budget"],
             memory_budget_mb=entry["memory_budget_mb"],
             target=entry.get("target", "raw"),
         )
@@ -190,6 +191,7 @@ FIG1_COLUMNS = {
     "n_train": ("n", "d"),
     "method": ("method", None),
     "status": ("status", None),
+    "flops": ("estimated flops", ".3g"),
     "fit_s": ("CPU time (s)", ".3g"),
     "nmse": ("NMSE", ".4f"),
     "n_basis": ("basis vectors", ".0f"),
@@ -212,7 +214,7 @@ def fig1_job(runs, png, md, csv, *, entry):
         label = LABELS[method]
         ax_time.plot(ok["n_train"], ok["fit_s"], marker="o", label=label)
         ax_nmse.plot(ok["n_train"], ok["nmse"], marker="o", label=label)
-        stop = g[g["status"].isin(["over_time", "over_memory"])]
+        stop = g[g["status"].isin(["over_flops", "over_memory"])]
         if len(stop):
             row = stop.iloc[0]
             ax_time.axvline(row["n_train"], color=ax_time.lines[-1].get_color(), ls=":", lw=1)
@@ -232,8 +234,8 @@ def fig1_job(runs, png, md, csv, *, entry):
     ax_time.text(
         0.01,
         0.99,
-        f"budget {entry['time_budget_s']} s, {entry['memory_budget_mb']} MB "
-        "(dotted: first size over budget)",
+        f"budgets: {entry['flop_budget']:.3g} estimated flops, {entry['memory_budget_mb']} MB "
+        "(dotted: first size over a budget)",
         transform=ax_time.transAxes,
         fontsize=7,
         va="top",
