@@ -33,6 +33,7 @@ from rlsbench.studies.sunyao.experiments import (
     hyper_markdown,
     load_data,
     summarize_table1,
+    table1_findings,
     table1_markdown,
     table1_rows,
 )
@@ -129,17 +130,21 @@ def table1_job(runs, hyper, md, csv, splits):
         for d, g in frame.groupby("dataset", sort=False)
     }
     note = (
-        "\n`ours`: this run (features standardized on each training set, targets centred; the "
-        "dataset's `target` setting says whether they were also scaled). `p`: paired t-test of "
-        "the RVM's test MSE against Forward's over the splits. Failed or non-converged fits and "
-        "outliers (MSE > 2× the method's median) are counted in table1.csv, not removed.\n"
+        "\n`ours`: this run (inputs as the dataset's `features` setting selects them, "
+        "standardized on each training set; targets centred, and scaled where the dataset's "
+        "`target` setting says so). `p`: paired t-test of the RVM's test MSE against Forward's "
+        "over the splits. Failed or non-converged fits and outliers (MSE > 2× the method's "
+        "median) are counted in table1.csv, not removed. Whether each number matches the "
+        "paper's, and why not, is in the fidelity ledger (results/paper/fidelity.csv).\n"
     )
     hypers = {Path(path).stem: json.loads(Path(path).read_text()) for path in hyper}
     choices = (
         "\n**CV choices** (5-fold CV on the subset; r/d is the grid's width factor):\n\n"
         + hyper_markdown(hypers, {d: shape[0] for d, shape in shapes.items()})
     )
-    write_markdown(md, table1_markdown(summary, shapes) + note + choices)
+    write_markdown(
+        md, table1_findings(summary) + "\n" + table1_markdown(summary, shapes) + note + choices
+    )
     write_csv(summary, csv)
     write_csv(frame, splits)
     log.info("\n%s", summary.to_string())
