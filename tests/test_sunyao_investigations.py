@@ -1,5 +1,7 @@
 """Sun & Yao isolating runs: Table 1 with one setting changed at a time (tiny data)."""
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -82,3 +84,33 @@ def test_the_command_writes_the_table_with_provenance_and_refuses_unknown_varian
     with pytest.raises(SystemExit):
         investigations.main([*args, "--variants", "config,wrong"])
     assert set(VARIANTS) >= {"config", "all_inputs", "boston_drop_b", "paper_k_max"}
+
+
+def test_the_workflows_cv_choices_are_reused_only_for_the_settings_they_were_made_with(
+    prepared, tmp_path, caplog
+):
+    from rlsbench.studies.sunyao.jobs import hyper_job
+
+    section = _section()
+    entry = section["table1"]["datasets"][0]
+    hyper_dir = tmp_path / "hyper"
+    hyper_dir.mkdir()
+    hyper_job(
+        str(hyper_dir / "ozone.json"),
+        dataset="ozone",
+        entry=entry,
+        cv=section["cv"],
+        rvm=section["rvm"],
+        sigma2=section["sigma2"],
+        seed=section["seed"],
+        threads=1,
+        data=str(prepared / "ozone.npz"),
+    )
+    fresh = run_variants(section, prepared, ("config", "all_inputs"))
+    with caplog.at_level("INFO"):
+        reused = run_variants(section, prepared, ("config", "all_inputs"), hyper_dir=hyper_dir)
+    # the config variant's three choices, not all_inputs' (other inputs, another hash)
+    assert re.search(
+        r"reused from .*: ozone forward, ozone rvm_old, ozone rvm_new$", caplog.text, re.M
+    )
+    pd.testing.assert_frame_equal(fresh, reused)

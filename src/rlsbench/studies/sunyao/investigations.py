@@ -23,7 +23,10 @@ variant and the ``config`` row is caused by that setting alone:
     matter.
 
 A variant's CV results and split runs are computed once per (dataset, inputs, method,
-settings) and shared with every variant that does not change them. The output table
+settings) and shared with every variant that does not change them. ``--hyper`` names the
+``hyper/table1`` folder of a workflow run: a dataset's CV choices there are reused (not
+recomputed) for every variant whose settings hash to the ``config_hash`` the workflow recorded
+in the file, i.e. exactly the settings the workflow used. The output table
 (``table1_variants.csv`` and ``.md``) has one row per (variant, dataset, method): test MSE
 mean ± std over the splits, basis vectors, the paired t-test against Forward, and whether claim
 S1 ("Forward and the better RVM are comparable: the paired t-test does not reject at 0.01")
@@ -49,7 +52,7 @@ import pandas as pd
 import yaml
 from threadpoolctl import threadpool_limits
 
-from rlsbench.benchmark.provenance import provenance
+from rlsbench.benchmark.provenance import config_hash, provenance
 from rlsbench.benchmark.tables import markdown_table, with_provenance, write_csv, write_markdown
 from rlsbench.studies.sunyao.experiments import (
     LABELS,
@@ -113,9 +116,26 @@ def _key(*parts):
 class _Runs:
     """CV choices and split runs, each computed once per the settings it depends on."""
 
-    def __init__(self, prepared, seed, threads):
+    def __init__(self, prepared, seed, threads, hyper_dir=None):
         self.prepared, self.seed, self.threads = Path(prepared), seed, threads
         self.hyper, self.rows, self.data = {}, {}, {}
+        self.hyper_dir = None if hyper_dir is None else Path(hyper_dir)
+        self.reused = []
+
+    def workflow_hyper(self, section, entry, sigma2):
+        """The workflow's CV choices of this dataset, if made with exactly these settings
+        (the hash :func:`rlsbench.studies.sunyao.jobs.hyper_job` records), else None."""
+        path = None if self.hyper_dir is None else self.hyper_dir / f"{entry['name']}.json"
+        if path is None or not path.exists():
+            return None
+        chosen = json.loads(path.read_text())
+        settings = {"cv": section["cv"], "rvm": section["rvm"], "entry": entry, "sigma2": sigma2}
+        recorded = chosen.get("provenance", {})
+        if recorded.get("config_hash") != config_hash(settings) or recorded.get("seed") != (
+            self.seed
+        ):
+            return None
+        return chosen
 
     def load(self, entry):
         key = _key(entry["name"], entry.get("features"), entry.get("source", "prepared"))
@@ -138,6 +158,11 @@ class _Runs:
         )
         settings |= {"rvm": section["rvm"].get(method), "target": entry.get("target", "raw")}
         hkey = _key(entry["name"], entry.get("features"), method, settings, self.seed)
+        if hkey not in self.hyper and k_max is None:
+            reused = self.workflow_hyper(section, entry, sigma2)
+            if reused is not None:
+                self.hyper[hkey] = reused
+                self.reused.append(f"{entry['name']} {method}")
         if hkey not in self.hyper:
             with threadpool_limits(self.threads):
                 self.hyper[hkey] = choose_hyperparameters(
@@ -172,7 +197,9 @@ class _Runs:
         return X.shape[1], hyper[method], self.rows[rkey]
 
 
-def run_variants(section, prepared, variants=tuple(VARIANTS), datasets=None, threads=1):
+def run_variants(
+    section, prepared, variants=tuple(VARIANTS), datasets=None, threads=1, hyper_dir=None
+):
     """Table 1 of ``section`` under each variant (one setting changed at a time).
 
     Parameters
@@ -186,6 +213,9 @@ def run_variants(section, prepared, variants=tuple(VARIANTS), datasets=None, thr
     datasets : sequence of str or None
         Table 1 datasets to run (None: all of the section).
     threads : int
+    hyper_dir : path-like or None
+        A workflow run's ``sunyao/hyper/table1`` folder whose CV choices are reused where
+        their recorded settings are exactly a variant's.
 
     Returns
     -------
@@ -198,7 +228,7 @@ def run_variants(section, prepared, variants=tuple(VARIANTS), datasets=None, thr
     unknown = [v for v in variants if v not in VARIANTS]
     if unknown:
         raise ValueError(f"unknown variant(s) {', '.join(unknown)}; known: {', '.join(VARIANTS)}")
-    runs = _Runs(prepared, section["seed"], threads)
+    runs = _Runs(prepared, section["seed"], threads, hyper_dir)
     out = []
     for name in variants:
         changed_section = copy.deepcopy(section)
@@ -242,6 +272,7 @@ def run_variants(section, prepared, variants=tuple(VARIANTS), datasets=None, thr
                         "paper_mse_mean": r["paper_mse_mean"],
                     }
                 )
+    log.info("CV choices reused from %s: %s", hyper_dir, ", ".join(runs.reused) or "none")
     return pd.DataFrame(out)
 
 
@@ -291,6 +322,12 @@ def main(argv=None):
         "--variants", default=",".join(VARIANTS), help="comma-separated; known: %(default)s"
     )
     parser.add_argument("--datasets", default=None, help="comma-separated (default: all)")
+    parser.add_argument(
+        "--hyper",
+        default=None,
+        help="a workflow run's sunyao/hyper/table1 folder (CV choices reused where the "
+        "settings are the same)",
+    )
     parser.add_argument("--threads", type=int, default=1, choices=range(1, 65), metavar="N")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
@@ -302,7 +339,9 @@ def main(argv=None):
     variants = tuple(v for v in args.variants.split(",") if v)
     datasets = None if args.datasets is None else args.datasets.split(",")
     try:
-        frame = run_variants(section, args.prepared, variants, datasets, args.threads)
+        frame = run_variants(
+            section, args.prepared, variants, datasets, args.threads, hyper_dir=args.hyper
+        )
     except ValueError as exc:
         parser.error(str(exc))
     info = {"section": section, "variants": list(variants), "datasets": datasets}
