@@ -77,9 +77,12 @@ def test_the_command_writes_the_table_with_provenance_and_refuses_unknown_varian
     config.write_text(yaml.safe_dump({"sunyao": _section()}))
     out = tmp_path / "out"
     args = ["--config", str(config), "--prepared", str(prepared), "--out", str(out)]
-    assert investigations.main([*args, "--variants", "config,rvm_old_10x_iter"]) == 0
+    assert investigations.main([*args, "--variants", "rvm_old_10x_iter"]) == 0
+    assert investigations.main([*args, "--variants", "config"]) == 0  # merged, in VARIANTS order
     table = pd.read_csv(out / "table1_variants.csv")
-    assert set(table["variant"]) == {"config", "rvm_old_10x_iter"} and "config_hash" in table
+    assert list(table["variant"]) == ["config"] * 3 + ["rvm_old_10x_iter"] * 3
+    assert list(table["method"]) == ["forward", "rvm_old", "rvm_new"] * 2
+    assert "config_hash" in table
     assert "S1 holds" in (out / "table1_variants.md").read_text()
     with pytest.raises(SystemExit):
         investigations.main([*args, "--variants", "config,wrong"])

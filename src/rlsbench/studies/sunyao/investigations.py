@@ -347,11 +347,33 @@ def main(argv=None):
     info = {"section": section, "variants": list(variants), "datasets": datasets}
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    write_csv(
-        with_provenance(frame, provenance(info, section["seed"])), out / "table1_variants.csv"
+    frame = merge_variants(
+        out / "table1_variants.csv", with_provenance(frame, provenance(info, section["seed"]))
     )
+    write_csv(frame, out / "table1_variants.csv")
     write_markdown(out / "table1_variants.md", variants_markdown(frame))
     return 0
+
+
+def merge_variants(path, frame):
+    """``frame`` with the rows of ``path`` (an earlier output) for the (variant, dataset)
+    pairs it does not have, in :data:`VARIANTS` order: variants can be run in separate
+    invocations (each row keeps its own provenance)."""
+    if not Path(path).exists():
+        return frame
+    old = pd.read_csv(path)
+    done = set(zip(frame["variant"], frame["dataset"]))
+    kept = old[[(v, d) not in done for v, d in zip(old["variant"], old["dataset"])]]
+    merged = pd.concat([kept, frame], ignore_index=True)
+    order = {name: i for i, name in enumerate(VARIANTS)}
+    datasets = {name: i for i, name in enumerate(dict.fromkeys(merged["dataset"]))}
+    methods = {name: i for i, name in enumerate(METHODS)}
+    key = (
+        merged["variant"].map(order) * 10**6
+        + merged["dataset"].map(datasets) * 10**3
+        + merged["method"].map(methods)
+    )
+    return merged.iloc[np.argsort(key.to_numpy(), kind="stable")].reset_index(drop=True)
 
 
 if __name__ == "__main__":
