@@ -220,11 +220,43 @@ def test_original_rvm_on_a_kernel_increases_the_marginal_likelihood_every_iterat
     assert result.active.size < 20
 
 
-def test_rvm_time_budget_raises():
+@pytest.mark.parametrize("method", ["tipping2001", "fast"])
+def test_rvm_flop_budget_is_a_deterministic_count_that_stops_before_it_is_exceeded(method):
     rng = np.random.default_rng(0)
     X = rng.standard_normal((150, 2))
+    y = np.sin(X[:, 0]) + 0.1 * rng.standard_normal(150)
+    kw = dict(width=1.0, method=method, max_iter=300, tol=1e-3)
+    free = RVMRegressor(**kw).fit(X, y)
+    assert free.flops_ > 0 and free.flops_ == RVMRegressor(**kw).fit(X, y).flops_
+    # a budget of exactly the count lets the same fit finish, with the same result
+    exact = RVMRegressor(**kw, flop_budget=free.flops_).fit(X, y)
+    np.testing.assert_array_equal(exact.coef_, free.coef_)
+    with pytest.raises(BudgetExceeded, match="estimated flops") as info:
+        RVMRegressor(**kw, flop_budget=0.5 * free.flops_).fit(X, y)
+    assert 0 < info.value.flops <= 0.5 * free.flops_ and info.value.n_iter < free.n_iter_
     with pytest.raises(BudgetExceeded):
-        RVMRegressor(width=1.0, method="tipping2001", time_budget=1e-9).fit(X, X[:, 0])
+        RVMRegressor(**kw, flop_budget=1.0).fit(X, y)
+
+
+def test_rvm_flop_counts_follow_the_cost_models():
+    from rlsbench.numerics.marglik.rvm import (
+        fast_iteration_flops,
+        tipping_iteration_flops,
+        tipping_setup_flops,
+    )
+
+    # Old RVM: ΦᵀΦ (2nm²) then O(M³) per iteration; the first iteration has every vector
+    assert tipping_setup_flops(100, 100) == pytest.approx(2e6, rel=0.02)
+    assert tipping_iteration_flops(200) / tipping_iteration_flops(100) == pytest.approx(8, rel=0.03)
+    # New RVM: S and Q of all m candidates (2mM²) dominate while M ≪ m
+    assert fast_iteration_flops(1000, 1000, 10, add=False, noise=False) == pytest.approx(
+        2e5 + 4e4 + 3e4 + 10**3 * 7 / 3 + 800, rel=1e-9
+    )
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((60, 1))
+    K = gaussian_kernel(X, X, 1.0)
+    result = rvm_tipping(K, np.sin(X[:, 0]), max_iter=1)
+    assert result.info["flops"] == tipping_setup_flops(60, 60) + tipping_iteration_flops(60)
 
 
 @pytest.mark.parametrize("method", ["tipping2001", "fast"])

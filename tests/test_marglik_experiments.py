@@ -9,6 +9,7 @@ from rlsbench.studies.sunyao.experiments import (
     METHODS,
     PAPER_TABLE1,
     fig1_rows,
+    select_inputs,
     split_indices,
     standardize,
     summarize_table1,
@@ -81,7 +82,7 @@ def test_fig1_stops_a_method_at_the_memory_budget_and_skips_larger_sizes():
         rvm=RVM,
         k_max_fraction=0.1,
         k_max_cap=500,
-        time_budget_s=60,
+        flop_budget=1e12,
         memory_budget_mb=1.0,
     )
     assert [r["status"] for r in rows] == ["ok", "over_memory", "skipped"]
@@ -98,7 +99,7 @@ def test_fig1_stops_a_method_at_the_memory_budget_and_skips_larger_sizes():
         rvm=RVM,
         k_max_fraction=0.1,
         k_max_cap=15,
-        time_budget_s=60,
+        flop_budget=1e12,
         memory_budget_mb=1.0,
     )
     assert [r["k_max"] for r in fwd] == [10, 15] and [r["n_basis"] for r in fwd] == [10, 15]
@@ -151,3 +152,47 @@ def test_choose_hyperparameters_flags_grid_edges_and_the_table_prints_them():
     text = hyper_markdown({"sinc": hyper}, {"sinc": 1})
     assert "| sinc | Forward | 0.5 (0.5) |" in text and fwd["at_grid_edge"][0] in text
     assert text.count("\n") == 2 + len(METHODS)
+
+
+def test_fig1_stops_a_method_at_the_flop_budget_the_same_way_every_run():
+    X, y = make_sinc(500, seed=0)
+    kw = dict(
+        train_sizes=[100, 200, 300],
+        n_test=100,
+        seed=0,
+        sigma2=0.01,
+        rvm=RVM,
+        k_max_fraction=0.1,
+        k_max_cap=500,
+        memory_budget_mb=100.0,
+    )
+    free = fig1_rows(X, y, "rvm_old", HYPER, flop_budget=1e15, **kw)
+    assert [r["status"] for r in free] == ["ok"] * 3
+    flops = [r["flops"] for r in free]
+    assert flops[0] < flops[1] < flops[2]  # Old RVM: O(n³) setup and iterations
+    budget = (flops[0] + flops[1]) / 2
+    rows = fig1_rows(X, y, "rvm_old", HYPER, flop_budget=budget, **kw)
+    again = fig1_rows(X, y, "rvm_old", HYPER, flop_budget=budget, **kw)
+    assert [r["status"] for r in rows] == ["ok", "over_flops", "skipped"]
+    assert [r["status"] for r in again] == [r["status"] for r in rows]
+    assert rows[0]["nmse"] == free[0]["nmse"] and rows[0]["flops"] == flops[0]
+    assert 0 < rows[1]["flops"] <= budget and "estimated flops" in rows[1]["reason"]
+    assert np.isfinite(rows[1]["fit_s"])  # measured, and reported, but decides nothing
+    fwd = fig1_rows(X, y, "forward", HYPER, flop_budget=1.0, **kw)  # Forward has no cut
+    assert [r["status"] for r in fwd] == ["ok"] * 3 and all(r["flops"] > 0 for r in fwd)
+
+
+def test_select_inputs_drops_columns_and_folds_one_hot_levels_into_codes():
+    names = ["sex=F", "sex=I", "sex=M", "length", "doy"]
+    X = np.array([[0, 0, 1, 0.5, 3], [1, 0, 0, 0.6, 4], [0, 1, 0, 0.2, 5]], dtype=float)
+    Xs, kept = select_inputs(X, names, {"drop": ["doy"], "codes": {"sex": ["M", "F", "I"]}})
+    assert kept == ["sex", "length"]
+    np.testing.assert_array_equal(Xs, [[1, 0.5], [2, 0.6], [3, 0.2]])
+    same, all_names = select_inputs(X, names, None)
+    assert all_names == names and np.array_equal(same, X)
+    with pytest.raises(ValueError, match=r"features\.drop names 'CHAS'"):
+        select_inputs(X, names, {"drop": ["CHAS"]}, dataset="ozone")
+    with pytest.raises(ValueError, match=r"sex=X"):
+        select_inputs(X, names, {"codes": {"sex": ["M", "F", "X"]}})
+    with pytest.raises(ValueError, match="not one-hot"):
+        select_inputs(X, names, {"codes": {"sex": ["M", "F"]}})

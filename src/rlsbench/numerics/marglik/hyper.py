@@ -130,7 +130,7 @@ def cv_rvm(
     seed=0,
     max_iter=2000,
     tol=1e-6,
-    time_budget=None,
+    flop_budget=None,
 ):
     """Grid search of the width r for :class:`RVMRegressor` by K-fold CV.
 
@@ -143,8 +143,9 @@ def cv_rvm(
     sigma2 : float or None
         Fixed noise variance, or None to re-estimate it.
     n_splits, seed, max_iter, tol : see :class:`RVMRegressor`
-    time_budget : float or None
-        Per fit; a grid point whose fit exceeds it gets ``cv_mse = inf``.
+    flop_budget : float or None
+        Estimated floating-point operations per fit (see :class:`RVMRegressor`); a grid point
+        whose fit would exceed it gets ``cv_mse = inf`` (a count, so the same on any machine).
 
     Returns
     -------
@@ -163,7 +164,7 @@ def cv_rvm(
                 sigma2=sigma2,
                 max_iter=max_iter,
                 tol=tol,
-                time_budget=time_budget,
+                flop_budget=flop_budget,
             )
             try:
                 model.fit(X[train], y[train])

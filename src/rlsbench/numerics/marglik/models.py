@@ -121,8 +121,11 @@ class RVMRegressor(RegressorMixin, BaseEstimator):
         Noise variance: fixed at this value if given, else re-estimated (both RVM papers).
     max_iter : int, default=2000
     tol : float, default=1e-6
-    time_budget : float or None, default=None
-        Seconds; the fit raises :class:`~rlsbench.numerics.marglik.rvm.BudgetExceeded` beyond it.
+    flop_budget : float or None, default=None
+        Estimated floating-point operations of the solver (its own cost model, see
+        :mod:`rlsbench.numerics.marglik.rvm`); the fit raises
+        :class:`~rlsbench.numerics.marglik.rvm.BudgetExceeded` before exceeding it. A count,
+        not a clock: the same data and settings stop at the same iteration on any machine.
 
     Attributes
     ----------
@@ -131,6 +134,8 @@ class RVMRegressor(RegressorMixin, BaseEstimator):
     relevance_vectors_ : ndarray of shape (M, n_features)
     coef_ : ndarray of shape (M,)
     y_mean_ : float
+    flops_ : float
+        Estimated floating-point operations of the solver (``result_.info["flops"]``).
     """
 
     _parameter_constraints = {
@@ -139,18 +144,18 @@ class RVMRegressor(RegressorMixin, BaseEstimator):
         "sigma2": [Interval(Real, 0, None, closed="neither"), None],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="neither")],
-        "time_budget": [Interval(Real, 0, None, closed="neither"), None],
+        "flop_budget": [Interval(Real, 0, None, closed="neither"), None],
     }
 
     def __init__(
-        self, width=None, method="fast", sigma2=None, max_iter=2000, tol=1e-6, time_budget=None
+        self, width=None, method="fast", sigma2=None, max_iter=2000, tol=1e-6, flop_budget=None
     ):
         self.width = width
         self.method = method
         self.sigma2 = sigma2
         self.max_iter = max_iter
         self.tol = tol
-        self.time_budget = time_budget
+        self.flop_budget = flop_budget
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
@@ -167,9 +172,10 @@ class RVMRegressor(RegressorMixin, BaseEstimator):
             fixed_noise=fixed,
             max_iter=self.max_iter,
             tol=self.tol,
-            time_budget=self.time_budget,
+            flop_budget=self.flop_budget,
         )
         self.n_iter_ = self.result_.n_iter
+        self.flops_ = float(self.result_.info["flops"])
         self.relevance_vectors_ = X[self.result_.active]
         self.coef_ = self.result_.mean
         return self

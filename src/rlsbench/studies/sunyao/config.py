@@ -44,6 +44,12 @@ def check(section: dict, datasets: Mapping) -> None:
         _check_dataset(entry, f"{key}.name", datasets)
     if fig1(section):
         _check_dataset(section["fig1"], "sunyao.fig1.dataset", datasets)
+        if "time_budget_s" in section["fig1"]:
+            # a clock made the sizes that ran depend on the machine (issue 19.3)
+            raise ConfigError(
+                "config key sunyao.fig1.time_budget_s: replaced by sunyao.fig1.flop_budget "
+                "(estimated floating-point operations per RVM fit, the same on any machine)"
+            )
 
 
 def table1(section: dict) -> dict:

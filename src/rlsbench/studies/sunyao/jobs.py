@@ -33,6 +33,7 @@ from rlsbench.studies.sunyao.experiments import (
     hyper_markdown,
     load_data,
     summarize_table1,
+    table1_findings,
     table1_markdown,
     table1_rows,
 )
@@ -129,24 +130,29 @@ def table1_job(runs, hyper, md, csv, splits):
         for d, g in frame.groupby("dataset", sort=False)
     }
     note = (
-        "\n`ours`: this run (features standardized on each training set, targets centred; the "
-        "dataset's `target` setting says whether they were also scaled). `p`: paired t-test of "
-        "the RVM's test MSE against Forward's over the splits. Failed or non-converged fits and "
-        "outliers (MSE > 2× the method's median) are counted in table1.csv, not removed.\n"
+        "\n`ours`: this run (inputs as the dataset's `features` setting selects them, "
+        "standardized on each training set; targets centred, and scaled where the dataset's "
+        "`target` setting says so). `p`: paired t-test of the RVM's test MSE against Forward's "
+        "over the splits. Failed or non-converged fits and outliers (MSE > 2× the method's "
+        "median) are counted in table1.csv, not removed. Whether each number matches the "
+        "paper's, and why not, is in the fidelity ledger (results/paper/fidelity.csv).\n"
     )
     hypers = {Path(path).stem: json.loads(Path(path).read_text()) for path in hyper}
     choices = (
         "\n**CV choices** (5-fold CV on the subset; r/d is the grid's width factor):\n\n"
         + hyper_markdown(hypers, {d: shape[0] for d, shape in shapes.items()})
     )
-    write_markdown(md, table1_markdown(summary, shapes) + note + choices)
+    write_markdown(
+        md, table1_findings(summary) + "\n" + table1_markdown(summary, shapes) + note + choices
+    )
     write_csv(summary, csv)
     write_csv(frame, splits)
     log.info("\n%s", summary.to_string())
 
 
 def fig1_runs_job(table, hyper, *, method, entry, rvm, sigma2, seed, threads, data=None):
-    """Training time and test NMSE of one method for growing training sets (CSV rows)."""
+    """Training time and test NMSE of one method for growing training sets (CSV rows); which
+    sizes run is decided by the deterministic flop and memory budgets of ``entry``."""
     sigma2 = entry.get("sigma2", sigma2)
     dataset = entry["dataset"]
     chosen = json.loads(Path(hyper).read_text())
@@ -164,7 +170,7 @@ def fig1_runs_job(table, hyper, *, method, entry, rvm, sigma2, seed, threads, da
             rvm=rvm,
             k_max_fraction=entry["k_max_fraction"],
             k_max_cap=entry["k_max_cap"],
-            time_budget_s=entry["time_budget_s"],
+            flop_budget=entry["flop_budget"],
             memory_budget_mb=entry["memory_budget_mb"],
             target=entry.get("target", "raw"),
         )
@@ -190,6 +196,7 @@ FIG1_COLUMNS = {
     "n_train": ("n", "d"),
     "method": ("method", None),
     "status": ("status", None),
+    "flops": ("estimated flops", ".3g"),
     "fit_s": ("CPU time (s)", ".3g"),
     "nmse": ("NMSE", ".4f"),
     "n_basis": ("basis vectors", ".0f"),
@@ -212,7 +219,7 @@ def fig1_job(runs, png, md, csv, *, entry):
         label = LABELS[method]
         ax_time.plot(ok["n_train"], ok["fit_s"], marker="o", label=label)
         ax_nmse.plot(ok["n_train"], ok["nmse"], marker="o", label=label)
-        stop = g[g["status"].isin(["over_time", "over_memory"])]
+        stop = g[g["status"].isin(["over_flops", "over_memory"])]
         if len(stop):
             row = stop.iloc[0]
             ax_time.axvline(row["n_train"], color=ax_time.lines[-1].get_color(), ls=":", lw=1)
@@ -232,8 +239,8 @@ def fig1_job(runs, png, md, csv, *, entry):
     ax_time.text(
         0.01,
         0.99,
-        f"budget {entry['time_budget_s']} s, {entry['memory_budget_mb']} MB "
-        "(dotted: first size over budget)",
+        f"budgets: {entry['flop_budget']:.3g} estimated flops, {entry['memory_budget_mb']} MB "
+        "(dotted: first size over a budget)",
         transform=ax_time.transAxes,
         fontsize=7,
         va="top",

@@ -1,0 +1,119 @@
+"""Sun & Yao isolating runs: Table 1 with one setting changed at a time (tiny data)."""
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from rlsbench.benchmark.datasets.prepare import Dataset, save_prepared
+from rlsbench.studies.sunyao import investigations
+from rlsbench.studies.sunyao.investigations import VARIANTS, run_variants
+
+
+def _section():
+    return {
+        "enabled": True,
+        "seed": 0,
+        "sigma2": 0.05,
+        "cv": {
+            "subset": 60,
+            "folds": 2,
+            "width_factors": [1.0, 4.0],
+            "lams": [0.01, 1.0],
+            "k_max": [5, 10],
+        },
+        "rvm": {
+            "rvm_old": {"max_iter": 20, "tol": 1e-3},
+            "rvm_new": {"max_iter": 200, "tol": 1e-3},
+        },
+        "table1": {
+            "n_splits": 2,
+            "datasets": [
+                {"name": "ozone", "n_train": 40, "n_test": 20, "features": {"drop": ["doy"]}}
+            ],
+        },
+    }
+
+
+@pytest.fixture
+def prepared(tmp_path):
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((70, 3))
+    y = np.sin(X[:, 0]) + 0.5 * X[:, 1] + 0.1 * rng.standard_normal(70)
+    names = ["vh", "wind", "doy"]
+    save_prepared(
+        Dataset(name="ozone", task="regression", X=X, y=y, feature_names=names, provenance={}),
+        tmp_path / "ozone.npz",
+    )
+    return tmp_path
+
+
+def test_each_variant_changes_one_setting_and_shares_what_it_does_not_change(prepared):
+    frame = run_variants(_section(), prepared, ("config", "all_inputs", "paper_k_max"))
+    by = frame.set_index(["variant", "method"])
+    assert by.loc[("config", "forward"), "d"] == 2 and by.loc[("all_inputs", "forward"), "d"] == 3
+    # paper_k_max changes Forward's k_max only: the RVM rows are those of the config run
+    for method in ("rvm_old", "rvm_new"):
+        pd.testing.assert_series_equal(
+            by.loc[("config", method)].drop(["changed", "p_vs_forward"]),
+            by.loc[("paper_k_max", method)].drop(["changed", "p_vs_forward"]),
+            check_names=False,
+        )
+    assert by.loc[("paper_k_max", "forward"), "k_max"] == 100  # the paper's Ozone basis count
+    assert by.loc[("config", "forward"), "k_max"] in (5, 10)
+    fwd = frame[frame["method"] == "forward"]
+    assert fwd["best_rvm"].isin(["rvm_old", "rvm_new"]).all()
+    assert (fwd["s1_comparable"] == (fwd["s1_p"] >= 0.01)).all()
+    again = run_variants(_section(), prepared, ("config",))
+    pd.testing.assert_frame_equal(again, frame[frame["variant"] == "config"].reset_index(drop=True))
+
+
+def test_the_command_writes_the_table_with_provenance_and_refuses_unknown_variants(
+    prepared, tmp_path
+):
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump({"sunyao": _section()}))
+    out = tmp_path / "out"
+    args = ["--config", str(config), "--prepared", str(prepared), "--out", str(out)]
+    assert investigations.main([*args, "--variants", "rvm_old_10x_iter"]) == 0
+    assert investigations.main([*args, "--variants", "config"]) == 0  # merged, in VARIANTS order
+    table = pd.read_csv(out / "table1_variants.csv")
+    assert list(table["variant"]) == ["config"] * 3 + ["rvm_old_10x_iter"] * 3
+    assert list(table["method"]) == ["forward", "rvm_old", "rvm_new"] * 2
+    assert "config_hash" in table
+    assert "S1 holds" in (out / "table1_variants.md").read_text()
+    with pytest.raises(SystemExit):
+        investigations.main([*args, "--variants", "config,wrong"])
+    assert set(VARIANTS) >= {"config", "all_inputs", "boston_drop_b", "paper_k_max"}
+
+
+def test_the_workflows_cv_choices_are_reused_only_for_the_settings_they_were_made_with(
+    prepared, tmp_path, caplog
+):
+    from rlsbench.studies.sunyao.jobs import hyper_job
+
+    section = _section()
+    entry = section["table1"]["datasets"][0]
+    hyper_dir = tmp_path / "hyper"
+    hyper_dir.mkdir()
+    hyper_job(
+        str(hyper_dir / "ozone.json"),
+        dataset="ozone",
+        entry=entry,
+        cv=section["cv"],
+        rvm=section["rvm"],
+        sigma2=section["sigma2"],
+        seed=section["seed"],
+        threads=1,
+        data=str(prepared / "ozone.npz"),
+    )
+    fresh = run_variants(section, prepared, ("config", "all_inputs"))
+    with caplog.at_level("INFO"):
+        reused = run_variants(section, prepared, ("config", "all_inputs"), hyper_dir=hyper_dir)
+    # the config variant's three choices, not all_inputs' (other inputs, another hash)
+    assert re.search(
+        r"reused from .*: ozone forward, ozone rvm_old, ozone rvm_new$", caplog.text, re.M
+    )
+    pd.testing.assert_frame_equal(fresh, reused)
