@@ -373,19 +373,57 @@ def ridge_prefix_path(X, y, order, alpha, *, bias=0.0, weights=True, residuals=T
     L: the weights by a triangular inverse (O(p³), see ``_prefix_weights``), the hat diagonal
     and fitted values from ``U = Z L⁻ᵀ`` (one TRSM, O(m p²)). Total O(m k² + k³) at BLAS-3
     speed, against O(m k²) memory-bound rank-one updates along the path.
+
+    With fewer examples than columns (m < p) the dual side is cheaper: ``G = (Z_P Z_Pᵀ + λI)⁻¹``
+    (m×m) takes one Sherman-Morrison update per column (eq. 10, O(m²)), the LOO residuals are
+    ``G y / diag(G)`` (eq. 8) and the weights ``Z_Pᵀ G y``: O(m² k + m k²) in all.
     """
     y2 = y.reshape(y.shape[0], -1)
     Z, n_bias = _ordered_design(X, np.asarray(order), bias)
-    L = _prefix_factor(Z, alpha)
-    z = scipy.linalg.solve_triangular(L, Z.T @ y2, lower=True, check_finite=False)  # L⁻¹ Zᵀy
-    coef = intercept = res = None
+    if Z.shape[0] < Z.shape[1]:
+        w, res = _dual_prefix_path(Z, y2, alpha, n_bias, weights, residuals)
+    else:
+        L = _prefix_factor(Z, alpha)
+        z = scipy.linalg.solve_triangular(L, Z.T @ y2, lower=True, check_finite=False)  # L⁻¹Zᵀy
+        w = _prefix_weights(L, z)[n_bias:] if weights else None  # prefixes with a feature
+        res = _prefix_loo_residuals(Z, L, z, y2, n_bias) if residuals else None
+    coef = intercept = None
     if weights:
-        w = _prefix_weights(L, z)[n_bias:]  # prefixes with at least one feature
         coef = w[:, n_bias:]
         intercept = bias * w[:, 0] if n_bias else np.zeros((w.shape[0], y2.shape[1]))
         if y.ndim == 1:
             coef, intercept = coef[:, :, 0], intercept[:, 0]
-    if residuals:
-        gen = _prefix_loo_residuals(Z, L, z, y2, n_bias)
-        res = gen if y.ndim == 2 else (r[:, 0] for r in gen)
+    if residuals and y.ndim == 1:
+        res = (r[:, 0] for r in res)
     return coef, intercept, res
+
+
+def _dual_prefix_steps(Z, y2, alpha):
+    """Yield ``(j, a, G)`` after adding column j of Z: ``G = (Z_P Z_Pᵀ + λI)⁻¹`` by one
+    Sherman-Morrison update per column (eq. 10, O(m²)) and ``a = G y`` (eq. 5); both are
+    updated in place afterwards."""
+    m, p = Z.shape
+    G = np.eye(m) / alpha
+    dual = y2 / alpha
+    for j in range(p):
+        g = G @ Z[:, j]
+        gamma = 1.0 / (1.0 + Z[:, j] @ g)
+        G -= gamma * np.outer(g, g)
+        dual -= np.outer(gamma * g, g @ y2)
+        yield j, dual, G
+
+
+def _dual_prefix_path(Z, y2, alpha, n_bias, weights, residuals):
+    """Dual side of :func:`ridge_prefix_path` (m < p): weights (p - n_bias, p, t) or None,
+    and an iterator over the LOO residuals ``a / diag(G)`` (eq. 8) or None."""
+    p = Z.shape[1]
+    steps = (step for step in _dual_prefix_steps(Z, y2, alpha) if step[0] >= n_bias)
+    if not weights:
+        return None, (dual / np.diagonal(G)[:, None] for _, dual, G in steps)
+    w = np.zeros((p - n_bias, p, y2.shape[1]))
+    res = []
+    for j, dual, G in steps:
+        w[j - n_bias, : j + 1] = Z[:, : j + 1].T @ dual  # w = Zᵀ a (eq. 6)
+        if residuals:
+            res.append(dual / np.diagonal(G)[:, None])
+    return w, iter(res) if residuals else None
