@@ -40,6 +40,7 @@ import resource
 import sys
 import time
 import tracemalloc
+import warnings
 
 import numpy as np
 from threadpoolctl import threadpool_limits
@@ -171,7 +172,9 @@ def run_rlscore(X, y, k, alpha):
             "see benchmarks/README.md)",
         )
     t0 = time.perf_counter()
-    learner = GreedyRLS(X, y, k, regparam=alpha, bias=0.0)
+    with warnings.catch_warnings():  # RLScore works on np.matrix
+        warnings.simplefilter("ignore", PendingDeprecationWarning)
+        learner = GreedyRLS(X, y, k, regparam=alpha, bias=0.0)
     return np.asarray(learner.selected), time.perf_counter() - t0, ""
 
 
