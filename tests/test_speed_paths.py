@@ -186,3 +186,15 @@ def test_wrapper_candidates_in_parallel_give_the_same_path(loo):
     np.testing.assert_array_equal(one.selected, two.selected)
     np.testing.assert_array_equal(one.loo_mse, two.loo_mse)
     np.testing.assert_array_equal(one.coef_path, two.coef_path)
+
+
+def test_prefix_path_checks_its_arguments():
+    X, y = _problem(20, 4, 0, seed=13)
+    with pytest.raises(ValueError, match="repeat"):
+        ridge_prefix_path(X, y, [1, 1], 1.0)
+    with pytest.raises(ValueError, match="outside"):
+        ridge_prefix_path(X, y, [4], 1.0)
+    with pytest.raises(ValueError, match="alpha"):
+        ridge_prefix_path(X, y, [0], 0.0)
+    with pytest.raises(ValueError, match="same number of rows"):
+        ridge_prefix_path(X, y[:5], [0], 1.0)

@@ -276,6 +276,21 @@ def choose_alpha(X, y, alphas, *, bias=0.0, criterion="squared"):
     return float(alphas[best_index(crit, mse)])
 
 
+def _check_order(order, n_features):
+    order = np.asarray(order)
+    if order.ndim != 1 or order.size == 0:
+        raise ValueError(
+            f"order must be a non-empty 1-d sequence of feature indices, got shape {order.shape}"
+        )
+    if not np.issubdtype(order.dtype, np.integer):
+        raise ValueError(f"order must hold integer feature indices, got dtype {order.dtype}")
+    if order.min() < 0 or order.max() >= n_features:
+        raise ValueError(f"order holds indices outside [0, n_features={n_features})")
+    if np.unique(order).size != order.size:
+        raise ValueError("order must not repeat a feature index")
+    return order.astype(np.intp)
+
+
 #: Columns of X gathered per block into the ordered design (bounds the temporary copy).
 _GATHER_BLOCK = 64
 
@@ -348,7 +363,7 @@ def ridge_prefix_path(X, y, order, alpha, *, bias=0.0, weights=True, residuals=T
     X : ndarray of shape (n_samples, n_features)
     y : ndarray of shape (n_samples,) or (n_samples, n_targets)
     order : ndarray of shape (k,), int
-        Feature indices in the order they join the model (validated by the caller).
+        Feature indices in the order they join the model.
     alpha : float
         λ > 0.
     bias : float, default=0.0
@@ -378,6 +393,15 @@ def ridge_prefix_path(X, y, order, alpha, *, bias=0.0, weights=True, residuals=T
     (m×m) takes one Sherman-Morrison update per column (eq. 10, O(m²)), the LOO residuals are
     ``G y / diag(G)`` (eq. 8) and the weights ``Z_Pᵀ G y``: O(m² k + m k²) in all.
     """
+    X, y = check_X_y(X, y)
+    order = _check_order(order, X.shape[1])
+    return _ridge_prefix_path(
+        X, y, order, check_alpha(alpha), bias=check_bias(bias), weights=weights, residuals=residuals
+    )
+
+
+def _ridge_prefix_path(X, y, order, alpha, *, bias=0.0, weights=True, residuals=True):
+    """:func:`ridge_prefix_path` on validated arguments."""
     y2 = y.reshape(y.shape[0], -1)
     Z, n_bias = _ordered_design(X, np.asarray(order), bias)
     if Z.shape[0] < Z.shape[1]:

@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 
 from rlsbench.numerics.criteria import best_index
-from rlsbench.numerics.rls import ridge_prefix_path
+from rlsbench.numerics.rls import _ridge_prefix_path
 from rlsbench.numerics.selection._common import (
     PathRecorder,
     bias_shrink,
@@ -154,7 +154,7 @@ def greedy_rls(
             rec.add(b, y2, a / d[:, None])
             round_ends.append(time.perf_counter())
     del cache_t
-    coef, intercept, _ = ridge_prefix_path(X, y2, rec.selected, alpha, bias=bias, residuals=False)
+    coef, intercept, _ = _ridge_prefix_path(X, y2, rec.selected, alpha, bias=bias, residuals=False)
     rec.set_weights(coef, intercept)
     return rec.path(
         method="greedy_rls",

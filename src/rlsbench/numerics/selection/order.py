@@ -8,25 +8,8 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
-
-from rlsbench.numerics.rls import ridge_prefix_path
+from rlsbench.numerics.rls import _check_order, _ridge_prefix_path
 from rlsbench.numerics.selection._common import PathRecorder, prepare
-
-
-def _check_order(order, n_features):
-    order = np.asarray(order)
-    if order.ndim != 1 or order.size == 0:
-        raise ValueError(
-            f"order must be a non-empty 1-d sequence of feature indices, got shape {order.shape}"
-        )
-    if not np.issubdtype(order.dtype, np.integer):
-        raise ValueError(f"order must hold integer feature indices, got dtype {order.dtype}")
-    if order.min() < 0 or order.max() >= n_features:
-        raise ValueError(f"order holds indices outside [0, n_features={n_features})")
-    if np.unique(order).size != order.size:
-        raise ValueError("order must not repeat a feature index")
-    return order.astype(np.intp)
 
 
 def ridge_path(X, y, order, alpha, *, bias=0.0, criterion="squared"):
@@ -58,7 +41,7 @@ def ridge_path(X, y, order, alpha, *, bias=0.0, criterion="squared"):
     start = time.perf_counter()
     X, y2, single, _, alpha, bias, criterion = prepare(X, y, 1, alpha, bias, criterion)
     order = _check_order(order, X.shape[1])
-    coef, intercept, residuals = ridge_prefix_path(X, y2, order, alpha, bias=bias)
+    coef, intercept, residuals = _ridge_prefix_path(X, y2, order, alpha, bias=bias)
     rec = PathRecorder(order.size, y2.shape[1], single, alpha, criterion, start=start)
     for s, res in enumerate(residuals):
         rec.add(order[s], y2, res, coef[s, : s + 1], intercept[s])
