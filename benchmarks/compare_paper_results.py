@@ -39,9 +39,9 @@ CLOSE = ("test_mse", "loo_mse", "method_criterion", "method_loo_mse")
 GRID = ("alpha_index", "grid_criterion", "grid_mse")  # λ search: exact, exact, close
 
 
-def _jobs(main, datasets, methods, seeds):
+def _jobs(main, datasets, methods, seeds, folds):
     for name in datasets:
-        for fold in range(main["n_folds"]):
+        for fold in folds if folds is not None else range(main["n_folds"]):
             yield (name, "alpha", fold, 0)
             for method in methods:
                 for seed in seeds if method == "random" else [0]:
@@ -69,7 +69,7 @@ def run_side(args):
     print(f"rlsbench from {Path(rlsbench.__file__).parent}", flush=True)
     cache = {}
     alpha_records = {}
-    for key in _jobs(main, args.datasets, args.methods, args.seeds):
+    for key in _jobs(main, args.datasets, args.methods, args.seeds, args.folds):
         name, job, fold, seed = key
         if name not in cache:
             cache.clear()
@@ -186,8 +186,9 @@ def main(argv=None):
         nargs="+",
         default=["adult", "australian", "colon-cancer", "german.numer", "ijcnn1", "mnist5"],
     )
-    p.add_argument("--methods", nargs="+", default=list(METHODS))
+    p.add_argument("--methods", nargs="*", default=list(METHODS), help="none: only the λ searches")
     p.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
+    p.add_argument("--folds", nargs="+", type=int, help="default: every fold")
     p.add_argument("--side", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.side:
@@ -196,6 +197,8 @@ def main(argv=None):
     out.mkdir(parents=True, exist_ok=True)
     passthrough = ["--data-dir", args.data_dir, "--datasets", *args.datasets]
     passthrough += ["--methods", *args.methods, "--seeds", *map(str, args.seeds)]
+    if args.folds is not None:
+        passthrough += ["--folds", *map(str, args.folds)]
     for side, src in (("old", args.old_src), ("new", args.new_src)):
         if src is None:
             continue
