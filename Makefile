@@ -33,7 +33,7 @@ reproduce: install
 # Greedy RLS against the bandwidth bound and the alternatives (abess from the bench extra);
 # prints the ratio table (benchmarks/README.md). BENCH_ARGS=--quick for a small problem.
 bench: install
-	$(BIN)/pip install --quiet -e '.[bench]'
+	$(BIN)/python -c 'import abess' 2>/dev/null || $(BIN)/pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/bench_greedy_rls.py $(BENCH_ARGS)
 
 clean:
