@@ -7,6 +7,7 @@ import time
 import warnings
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from rlsbench.numerics.criteria import best_index
 from rlsbench.numerics.rls import _ridge_prefix_path
@@ -130,7 +131,9 @@ def greedy_rls(
     if n_jobs is None and X.size < PARALLEL_MIN_ELEMENTS:
         n_jobs = 1
     rec = PathRecorder(k, t, single, alpha, criterion, start=t_start)
-    with _numba_threads(n_jobs):
+    # The rounds' BLAS calls are vector products: on one thread, so that idle BLAS threads
+    # do not spin against the numba threads of the passes.
+    with _numba_threads(n_jobs), threadpool_limits(limits=1, user_api="blas"):
         # cache Cᵀ = (G X)ᵀ (eq. 13), s_i = x_iᵀ G x_i, x_iᵀ a; G holds the bias feature.
         cache_t, s, xta = init(X, y2, alpha, beta0)
         round_ends = [time.perf_counter()]
