@@ -48,8 +48,11 @@ reproduce: install
 	$(BIN)/snakemake --cores $(CORES) --configfile config/config.yaml
 	$(BIN)/snakemake --cores $(CORES) --configfile config/config.yaml --report results/report.html
 
+# Greedy RLS against the bandwidth bound and the alternatives (abess from the bench extra);
+# prints the ratio table (benchmarks/README.md). BENCH_ARGS=--quick for a small problem.
 bench: install
-	$(BIN)/python benchmarks/bench_greedy_rls.py
+	$(BIN)/python -c 'import abess' 2>/dev/null || $(BIN)/pip install --quiet -e '.[bench]'
+	$(BIN)/python benchmarks/bench_greedy_rls.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .snakemake results/runs results/datasets results/report.html

@@ -151,10 +151,11 @@ def scores(decision, Y, task):
 def loo_decision_path(X, Y, order, alpha, *, bias=0.0):
     """LOO predictions of RLS after each addition along a given feature order.
 
-    The hat matrix ``H = Z (ZᵀZ + λI)⁻¹ Zᵀ`` of the features chosen so far is kept as
-    ``U Uᵀ`` with ``U = Z L⁻ᵀ`` (``L`` the Cholesky factor of ``ZᵀZ + λI``), so one addition
-    costs O(m·s): a new column ``u = (v − U Uᵀv) / sqrt(vᵀv + λ − ‖Uᵀv‖²)``. The LOO
-    prediction is ``y_i − (y_i − ŷ_i) / (1 − H_ii)`` (the paper's Eq. for the LOO shortcut).
+    The hat matrix ``H = Z (ZᵀZ + λI)⁻¹ Zᵀ`` of the features chosen so far is ``U Uᵀ`` with
+    ``U = Z L⁻ᵀ`` (``L`` the Cholesky factor of ``ZᵀZ + λI``, whose leading blocks factor
+    every prefix), so the whole path costs one Gram matrix, one Cholesky factor and one
+    triangular solve (O(m k²), BLAS-3; :func:`rlsbench.numerics.rls.ridge_prefix_path`). The
+    LOO prediction is ``y_i − (y_i − ŷ_i) / (1 − H_ii)`` (the paper's Eq. for the LOO shortcut).
     A bias is the constant feature ``bias`` regularised like the others (as in RLScore).
 
     Parameters
@@ -171,30 +172,12 @@ def loo_decision_path(X, Y, order, alpha, *, bias=0.0):
     ndarray of shape (n_samples,) or (n_samples, t)
         LOO predictions after features ``order[:s + 1]``, for s = 0 … k-1.
     """
-    m = X.shape[0]
-    Y2 = Y.reshape(m, -1)
-    n_cols = len(order) + (bias != 0)
-    U = np.empty((m, n_cols), order="F")  # U[:, :j] stays one contiguous block
-    fitted = np.zeros_like(Y2)
-    hat = np.zeros(m)
-    j = 0
+    from rlsbench.numerics.rls import ridge_prefix_path
 
-    def add(v):
-        nonlocal j
-        proj = U[:, :j].T @ v
-        d2 = v @ v + alpha - proj @ proj
-        u = (v - U[:, :j] @ proj) / math.sqrt(d2)
-        U[:, j] = u
-        j += 1
-        hat[:] += u * u
-        fitted[:] += np.outer(u, u @ Y2)
-
-    if bias != 0:
-        add(np.full(m, float(bias)))
-    for feature in order:
-        add(np.ascontiguousarray(X[:, feature], dtype=np.float64))
-        loo = Y2 - (Y2 - fitted) / (1.0 - hat)[:, None]
-        yield loo.reshape(Y.shape)
+    Y2 = Y.reshape(X.shape[0], -1)
+    _, _, residuals = ridge_prefix_path(X, Y2, np.asarray(order), alpha, bias=bias, weights=False)
+    for res in residuals:
+        yield (Y2 - res).reshape(Y.shape)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -11,8 +11,11 @@ other weights (footnote 1 of the paper). The model is ``f(x) = w^T x + intercept
   cost O(m^2 n + m^3). :func:`fit_rls` picks the cheaper one from the shape.
 - LOO residual ``y_j - p_j`` in O(1) per example: ``(y_j - f_j) / (1 - q_j)`` with ``q`` the
   diagonal of the hat matrix (eq. 7), or ``a_j / G_jj`` (eq. 8).
-- A whole λ grid from one thin SVD ``X = U diag(σ) V^T`` (:func:`loo_grid`): for each λ the LOO
-  residuals cost O(m · min(m, n)) (times the number of outputs).
+- A whole λ grid from one decomposition (:func:`loo_grid`): eigendecomposition of ``XᵀX`` when
+  m > n, thin SVD of X otherwise; for each λ the LOO residuals then cost O(m · min(m, n))
+  (times the number of outputs).
+- The RLS path along a fixed feature order (:func:`ridge_prefix_path`): the weights and LOO
+  residuals of every prefix from one Cholesky factor of the Gram matrix, O(m k²) with BLAS-3.
 """
 
 from __future__ import annotations
@@ -29,7 +32,14 @@ from rlsbench.numerics._validation import (
 )
 from rlsbench.numerics.criteria import best_index, criterion_from_residuals, loo_mse
 
-__all__ = ["fit_rls", "loo_predictions", "loo_residuals", "loo_grid", "choose_alpha"]
+__all__ = [
+    "fit_rls",
+    "loo_predictions",
+    "loo_residuals",
+    "loo_grid",
+    "choose_alpha",
+    "ridge_prefix_path",
+]
 
 
 def _augment(X, bias):
@@ -158,34 +168,50 @@ def loo_predictions(X, y, alpha, *, bias=0.0):
 
 
 def _grid_residuals(Xa, y, alphas):
-    """Yield the LOO residuals for each λ from one thin SVD of the augmented design."""
+    """Yield the LOO residuals for each λ from one decomposition of the augmented design.
+
+    ``m > n`` (primal side, eq. 7): eigendecomposition of the Gram matrix
+    ``Xaᵀ Xa = V diag(σ²) Vᵀ`` (one SYRK, O(m n²), and an n×n ``eigh``) and ``P = Xa V``
+    (one GEMM). With ``g = 1/(σ² + λ)`` the hat diagonal is ``q = (P ∘ P) g`` and the fitted
+    values are ``f = P (g ∘ Pᵀy)``: O(m n) per λ, the whole grid in two GEMMs. Rounding in the
+    Gram matrix perturbs the residuals by about ``ε σ²_max / λ`` (relative); a tall SVD
+    avoids that but costs three times more (QR, Q formed, SVD of R, Q times its U).
+
+    ``m <= n`` (dual side, eq. 8): thin SVD ``Xa = U diag(σ) Vᵀ`` with U square (m×m),
+    ``G = U diag(1/(σ²+λ)) Uᵀ``; the SVD costs O(m² n), each λ O(m²).
+    """
     m, n = Xa.shape
-    try:
-        U, s, _ = scipy.linalg.svd(Xa, full_matrices=False, check_finite=False)
-    except np.linalg.LinAlgError:  # gesdd can fail to converge; gesvd is slower but robust
-        U, s, _ = scipy.linalg.svd(
-            Xa, full_matrices=False, check_finite=False, lapack_driver="gesvd"
-        )
-    s2 = s * s
-    U2 = U * U
     y2 = y if y.ndim == 2 else y[:, None]
-    Uty = U.T @ y2  # (r, t)
-    if m > n:
-        # Primal side (eq. 7): 1 - q = (1 - h) + Σ_k U_jk² λ/(σ_k²+λ), y - f likewise, where
-        # h = rowsum(U²) is the leverage of the unregularized projection.
-        resid_proj = y2 - U @ Uty
-        one_minus_h = 1.0 - U2.sum(axis=1)
-    for alpha in alphas:
-        if m <= n:
-            # Dual side (eq. 8): U is square, G = U diag(1/(σ²+λ)) U^T.
+    t = y2.shape[1]
+    if m <= n:
+        try:
+            U, s, _ = scipy.linalg.svd(Xa, full_matrices=False, check_finite=False)
+        except np.linalg.LinAlgError:  # gesdd can fail to converge; gesvd is slower but robust
+            U, s, _ = scipy.linalg.svd(
+                Xa, full_matrices=False, check_finite=False, lapack_driver="gesvd"
+            )
+        s2 = s * s
+        U2 = U * U
+        Uty = U.T @ y2  # (m, t)
+        for alpha in alphas:
             g = 1.0 / (s2 + alpha)
             a = U @ (Uty * g[:, None])
             d = U2 @ g
-        else:
-            g = alpha / (s2 + alpha)
-            a = resid_proj + U @ (Uty * g[:, None])
-            d = one_minus_h + U2 @ g
-        r = a / d[:, None]
+            r = a / d[:, None]
+            yield r if y.ndim == 2 else r[:, 0]
+        return
+    # SYRK on the transposed view: a C-ordered Xa is a Fortran-ordered Xaᵀ (no copy).
+    Xa_t = np.asfortranarray(Xa.T)
+    gram = scipy.linalg.blas.dsyrk(1.0, Xa_t, trans=0, lower=0)  # upper triangle of Xaᵀ Xa
+    s2, V = scipy.linalg.eigh(gram, lower=False, overwrite_a=True, check_finite=False)
+    np.maximum(s2, 0.0, out=s2)  # Xaᵀ Xa is PSD; rounding can leave eigenvalues of -ε‖Xa‖²
+    P = Xa @ V
+    g = 1.0 / (s2[:, None] + np.asarray(alphas)[None, :])  # (n, R)
+    Pty = P.T @ y2  # (n, t)
+    f = (P @ (Pty[:, :, None] * g[:, None, :]).reshape(n, -1)).reshape(m, t, -1)
+    q = np.square(P, out=P) @ g  # hat diagonal for every λ, (m, R)
+    for i in range(g.shape[1]):
+        r = (y2 - f[:, :, i]) / (1.0 - q[:, i, None])
         yield r if y.ndim == 2 else r[:, 0]
 
 
@@ -210,9 +236,10 @@ def loo_grid(X, y, alphas, *, bias=0.0, criterion="squared"):
 
     Notes
     -----
-    One thin SVD ``[X, bias·1] = U diag(σ) V^T`` costs O(m n min(m, n)); each λ then costs
-    O(m · min(m, n)): the dual shortcut (eq. 8) with ``G = U diag(1/(σ²+λ)) U^T`` when
-    ``m <= n``, the primal one (eq. 7) with hat diagonal ``q = U² σ²/(σ²+λ)`` otherwise.
+    One decomposition of ``[X, bias·1]``, then O(m · min(m, n)) per λ: for ``m > n`` the
+    eigendecomposition of its Gram matrix (O(m n²): one SYRK, one GEMM) and the primal
+    shortcut (eq. 7); for ``m <= n`` its thin SVD (O(m² n)) and the dual shortcut (eq. 8).
+    See ``_grid_residuals``.
     """
     X, y = check_X_y(X, y)
     alphas = check_alphas(alphas)
@@ -247,3 +274,180 @@ def choose_alpha(X, y, alphas, *, bias=0.0, criterion="squared"):
     alphas = check_alphas(alphas)
     crit, mse = loo_grid(X, y, alphas, bias=bias, criterion=criterion)
     return float(alphas[best_index(crit, mse)])
+
+
+def _check_order(order, n_features):
+    order = np.asarray(order)
+    if order.ndim != 1 or order.size == 0:
+        raise ValueError(
+            f"order must be a non-empty 1-d sequence of feature indices, got shape {order.shape}"
+        )
+    if not np.issubdtype(order.dtype, np.integer):
+        raise ValueError(f"order must hold integer feature indices, got dtype {order.dtype}")
+    if order.min() < 0 or order.max() >= n_features:
+        raise ValueError(f"order holds indices outside [0, n_features={n_features})")
+    if np.unique(order).size != order.size:
+        raise ValueError("order must not repeat a feature index")
+    return order.astype(np.intp)
+
+
+#: Columns of X gathered per block into the ordered design (bounds the temporary copy).
+_GATHER_BLOCK = 64
+
+
+def _ordered_design(X, order, bias):
+    """``[bias·1, X[:, order]]`` as a Fortran-ordered (m, k + 1) array (no bias column when
+    ``bias == 0``); returns it and the number of leading bias columns (0 or 1)."""
+    m = X.shape[0]
+    n_bias = int(bias != 0.0)
+    Z = np.empty((m, n_bias + len(order)), order="F")
+    if n_bias:
+        Z[:, 0] = bias
+    for lo in range(0, len(order), _GATHER_BLOCK):
+        cols = order[lo : lo + _GATHER_BLOCK]
+        Z[:, n_bias + lo : n_bias + lo + len(cols)] = X[:, cols]
+    return Z, n_bias
+
+
+def _prefix_factor(Z, alpha):
+    """Lower Cholesky factor L of ``ZᵀZ + λI`` (one SYRK and one POTRF)."""
+    gram = scipy.linalg.blas.dsyrk(1.0, Z, trans=1, lower=1)
+    gram[np.diag_indices_from(gram)] += alpha
+    L, info = scipy.linalg.lapack.dpotrf(gram, lower=1, clean=1, overwrite_a=1)
+    if info != 0:
+        raise np.linalg.LinAlgError(
+            f"ZᵀZ + λI is not positive definite (dpotrf info={info}); λ={alpha!r} is too "
+            "small for the rounding of the Gram matrix"
+        )
+    return L
+
+
+def _prefix_weights(L, z):
+    """Weights of every prefix: row ``P`` holds ``(Z_Pᵀ Z_P + λI)⁻¹ Z_Pᵀ y`` for the first
+    ``P + 1`` columns of Z (zeros beyond), shape (p, p, t).
+
+    With ``ZᵀZ + λI = L Lᵀ`` and ``z = L⁻¹ Zᵀy``, the leading blocks give
+    ``w_P = L_P⁻ᵀ z_P = Σ_{j ≤ P} (L⁻¹)[j, :]ᵀ z_j``: a cumulative sum over the rows of the
+    triangular inverse, O(p³) for all prefixes together.
+    """
+    Linv, info = scipy.linalg.lapack.dtrtri(L, lower=1)
+    if info != 0:  # pragma: no cover - L has a positive diagonal after dpotrf
+        raise np.linalg.LinAlgError(f"dtrtri info={info}")
+    return np.cumsum(Linv[:, :, None] * z[:, None, :], axis=0)
+
+
+def _prefix_loo_residuals(Z, L, z, y2, n_bias):
+    """Yield the LOO residuals (m, t) of every prefix with at least one feature.
+
+    ``U = Z L⁻ᵀ`` (one TRSM, in place in Z) has orthonormal-like columns with
+    ``U_P U_Pᵀ`` the hat matrix of prefix P: its diagonal and the fitted values
+    ``f = U_P (U_Pᵀ y) = U_P z_P`` are cumulative sums over U's columns; the LOO residual is
+    ``(y - f) / (1 - q)`` (eq. 7).
+    """
+    U = scipy.linalg.blas.dtrsm(1.0, L, Z, side=1, lower=1, trans_a=1, overwrite_b=1)
+    hat = np.zeros(U.shape[0])
+    fitted = np.zeros_like(y2)
+    for j in range(U.shape[1]):
+        u = U[:, j]
+        hat += u * u
+        fitted += u[:, None] * z[j]
+        if j >= n_bias:
+            yield (y2 - fitted) / (1.0 - hat)[:, None]
+
+
+def ridge_prefix_path(X, y, order, alpha, *, bias=0.0, weights=True, residuals=True):
+    """RLS on every prefix of a fixed feature order: weights and LOO residuals, BLAS-3.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,) or (n_samples, n_targets)
+    order : ndarray of shape (k,), int
+        Feature indices in the order they join the model.
+    alpha : float
+        λ > 0.
+    bias : float, default=0.0
+        Value of the constant bias feature: always in the model, regularized like the others.
+    weights, residuals : bool, default=True
+        Which of the two outputs to compute.
+
+    Returns
+    -------
+    coef_path : ndarray of shape (k, k) or (k, k, n_targets), or None
+        Row ``s`` holds the weights of ``order[:s + 1]`` (zeros beyond ``s``).
+    intercept_path : ndarray of shape (k,) or (k, n_targets), or None
+        ``bias * w_bias`` after each addition.
+    loo_residuals : iterator of k ndarrays of shape (n_samples,) or (n_samples, n_targets), or None
+        LOO residuals ``y - p`` after each addition (eq. 7).
+
+    Notes
+    -----
+    The design ``Z = [bias·1, X[:, order]]`` (m, p) is factored once: ``ZᵀZ + λI = L Lᵀ``
+    (one SYRK, O(m p²), and a p×p Cholesky). The factor of every leading block of ``ZᵀZ + λI``
+    is the leading block of L (prefix property), so every prefix model follows from the same
+    L: the weights by a triangular inverse (O(p³), see ``_prefix_weights``), the hat diagonal
+    and fitted values from ``U = Z L⁻ᵀ`` (one TRSM, O(m p²)). Total O(m k² + k³) at BLAS-3
+    speed, against O(m k²) memory-bound rank-one updates along the path.
+
+    With fewer examples than columns (m < p) the dual side is cheaper: ``G = (Z_P Z_Pᵀ + λI)⁻¹``
+    (m×m) takes one Sherman-Morrison update per column (eq. 10, O(m²)), the LOO residuals are
+    ``G y / diag(G)`` (eq. 8) and the weights ``Z_Pᵀ G y``: O(m² k + m k²) in all.
+    """
+    X, y = check_X_y(X, y)
+    order = _check_order(order, X.shape[1])
+    return _ridge_prefix_path(
+        X, y, order, check_alpha(alpha), bias=check_bias(bias), weights=weights, residuals=residuals
+    )
+
+
+def _ridge_prefix_path(X, y, order, alpha, *, bias=0.0, weights=True, residuals=True):
+    """:func:`ridge_prefix_path` on validated arguments."""
+    y2 = y.reshape(y.shape[0], -1)
+    Z, n_bias = _ordered_design(X, np.asarray(order), bias)
+    if Z.shape[0] < Z.shape[1]:
+        w, res = _dual_prefix_path(Z, y2, alpha, n_bias, weights, residuals)
+    else:
+        L = _prefix_factor(Z, alpha)
+        z = scipy.linalg.solve_triangular(L, Z.T @ y2, lower=True, check_finite=False)  # L⁻¹Zᵀy
+        w = _prefix_weights(L, z)[n_bias:] if weights else None  # prefixes with a feature
+        res = _prefix_loo_residuals(Z, L, z, y2, n_bias) if residuals else None
+    coef = intercept = None
+    if weights:
+        coef = w[:, n_bias:]
+        intercept = bias * w[:, 0] if n_bias else np.zeros((w.shape[0], y2.shape[1]))
+        if y.ndim == 1:
+            coef, intercept = coef[:, :, 0], intercept[:, 0]
+    if residuals and y.ndim == 1:
+        res = (r[:, 0] for r in res)
+    return coef, intercept, res
+
+
+def _dual_prefix_steps(Z, y2, alpha):
+    """Yield ``(j, a, G)`` after adding column j of Z: ``G = (Z_P Z_Pᵀ + λI)⁻¹`` by one
+    Sherman-Morrison update per column (eq. 10, O(m²)) and ``a = G y`` (eq. 5); both are
+    updated in place afterwards."""
+    m, p = Z.shape
+    G = np.eye(m) / alpha
+    dual = y2 / alpha
+    for j in range(p):
+        g = G @ Z[:, j]
+        gamma = 1.0 / (1.0 + Z[:, j] @ g)
+        G -= gamma * np.outer(g, g)
+        dual -= np.outer(gamma * g, g @ y2)
+        yield j, dual, G
+
+
+def _dual_prefix_path(Z, y2, alpha, n_bias, weights, residuals):
+    """Dual side of :func:`ridge_prefix_path` (m < p): weights (p - n_bias, p, t) or None,
+    and an iterator over the LOO residuals ``a / diag(G)`` (eq. 8) or None."""
+    p = Z.shape[1]
+    steps = (step for step in _dual_prefix_steps(Z, y2, alpha) if step[0] >= n_bias)
+    if not weights:
+        return None, (dual / np.diagonal(G)[:, None] for _, dual, G in steps)
+    w = np.zeros((p - n_bias, p, y2.shape[1]))
+    res = []
+    for j, dual, G in steps:
+        w[j - n_bias, : j + 1] = Z[:, : j + 1].T @ dual  # w = Zᵀ a (eq. 6)
+        if residuals:
+            res.append(dual / np.diagonal(G)[:, None])
+    return w, iter(res) if residuals else None

@@ -74,17 +74,27 @@ class PathRecorder:
         self.intercept = np.zeros((k, n_targets))
         self.step = 0
 
-    def add(self, feature, y2, residuals, coef, intercept):
-        """Record step ``s``: feature, LOO residuals (m, t), weights (s+1, t), intercept (t,)."""
+    def add(self, feature, y2, residuals, coef=None, intercept=None):
+        """Record step ``s``: feature, LOO residuals (m, t), weights (s+1, t), intercept (t,).
+
+        Weights left out here are given for all steps at once by :meth:`set_weights`.
+        """
         s = self.step
         mse, zo = loo_errors(y2, residuals)
         self.selected[s] = feature
         self.loo_mse[s] = mse
         self.criterion[s] = mse if self.criterion_name == "squared" else zo
-        self.coef[s, : s + 1] = coef
-        self.intercept[s] = intercept
+        if coef is not None:
+            self.coef[s, : s + 1] = coef
+            self.intercept[s] = intercept
         self.elapsed[s] = time.perf_counter() - self.start
         self.step += 1
+
+    def set_weights(self, coef, intercept):
+        """Weights of every recorded step: ``coef`` (steps, steps, t), ``intercept`` (steps, t)."""
+        steps = coef.shape[0]
+        self.coef[:steps, :steps] = coef
+        self.intercept[:steps] = intercept
 
     def path(self, **info):
         coef, intercept = self.coef, self.intercept

@@ -1,33 +1,38 @@
-"""The hot loop of greedy RLS: one pass over the cache ``C = G X`` scores every candidate.
+"""The hot loop of greedy RLS: one pass over the cache per round updates and scores every
+candidate.
 
-For candidate ``i`` with cache column ``c = C[:, i]`` the tentative dual variables are (eq. 14-17)
+The cache ``C = G X`` (m, n, eq. 13) is stored by feature, as ``cache_t = Cᵀ`` of shape
+(n, m), so that candidate ``i``'s cache column ``c_i`` is contiguous. Round ``t + 1`` first
+applies the rank-one update of round ``t`` (Algorithm 3 line 33, winner ``b`` with
+``γ = 1 / (1 + s_b)`` and ``u = γ c_b``) and then scores, both in one pass over ``c_i``:
 
-    d̃ = d - c² β_i,   ã = a - c α_i,   β_i = 1 / (1 + s_i),   α_i = (x_i^T a) β_i,
+1. ``w_i = c_iᵀ x_b`` (equal to ``x_iᵀ G x_b``, so X itself is never read in the pass);
+2. ``c_i ← c_i - u w_i``, ``s_i ← s_i - γ w_i²`` and ``x_iᵀa ← x_iᵀa - γ w_i (x_bᵀa)``;
+3. with ``β_i = 1 / (1 + s_i)`` and ``α_i = (x_iᵀ a) β_i`` the tentative dual variables are
+   ``ã = a - c_i α_i`` and ``d̃ = d - c_i² β_i`` (eq. 14-17), the LOO residuals ``ã / d̃``
+   (eq. 8); their squares and zero-one errors are summed.
 
-with ``s_i = x_i^T c``, and its LOO residuals are ``ã / d̃`` (eq. 8). ``s`` and ``x_i^T a`` are
-kept up to date in O(n) per round by the caller, so the pass needs nothing but ``C`` streamed
-row by row (contiguous in the (m, n) C-order layout), with all ``n`` candidates vectorised
-along a row.
+Step 1 reads ``c_i`` from memory and step 3 re-reads it from the cache hierarchy (one column
+is m doubles), so a round moves one read and one write of the live part of the cache.
+Columns of selected features are skipped (dropped from the pass). Candidates are processed
+four at a time, sharing the loads of the m-vectors ``x_b, u, a, d, y``.
 
-Rank-one updates of ``C`` (``C ← C - u w^T``, Algorithm 3 line 33) are not written at once:
-up to ``max_pending`` of them are kept as ``U`` (m, L) and ``W`` (L, n) and applied to each
-row in registers while it is scored; every ``max_pending`` rounds the pass also writes the
-updated rows back. Memory traffic per round is then one read of ``C`` (plus a write every few
-rounds) instead of a read and a write.
-
-Partial sums are taken over fixed blocks of ``chunk`` rows and added in block order, so the
-result does not depend on the number of threads.
-
-Two implementations give the same numbers up to rounding: a numba kernel (parallel over row
-blocks) and a numpy fallback (BLAS for the pending updates, blocked temporaries).
+Every candidate's sums run over all m rows within one thread, so the results do not depend
+on the number of threads. Two implementations give the same numbers up to rounding: numba
+kernels (parallel over candidates) and a numpy fallback (BLAS and blocked temporaries).
 """
 
 from __future__ import annotations
 
 import numpy as np
+import scipy.linalg
 
+#: Rows per partial sum of the set-up pass (fixed, so that sums do not depend on threads).
 CHUNK = 512
-NUMPY_BLOCK = 64
+#: Rows per block of the transposing copy X → cache_t.
+TRANSPOSE_ROWS = 256
+#: Upper bound on the elements of one numpy temporary (rows × candidates per block).
+NUMPY_BLOCK_ELEMENTS = 1 << 18
 
 try:  # numba is a declared dependency, but the numpy path keeps working without it
     from numba import njit, prange
@@ -41,326 +46,434 @@ def n_chunks(m, chunk=CHUNK):
     return (m + chunk - 1) // chunk
 
 
-def score_numpy(
-    C,
-    U,
-    W,
-    n_pending,
-    writeback,
-    a,
-    d,
-    y,
-    ycls,
-    beta,
-    alphaT,
-    zero_one,
-    chunk=CHUNK,
-    block=NUMPY_BLOCK,
-):
-    """Score all candidates; see the module docstring.
+# ---------------------------------------------------------------------------------------------
+# numpy fallback
+# ---------------------------------------------------------------------------------------------
+def init_numpy(X, y2, alpha, beta0):
+    """Cache and per-feature sums of the empty (bias-only) model (Algorithm 3 lines 1-3).
+
+    With the bias feature already in the model, ``G = (I - β 1 1ᵀ) / λ`` and
+
+    - ``C = G X = (X - β 1 (1ᵀ X)) / λ`` (eq. 13), stored transposed;
+    - ``s_i = x_iᵀ G x_i = (x_iᵀ x_i - β (1ᵀ x_i)²) / λ``;
+    - ``x_iᵀ a`` for ``a = G y``: ``(x_iᵀ y - β (1ᵀ x_i)(1ᵀ y)) / λ``.
 
     Parameters
     ----------
-    C : ndarray of shape (m, n), C-contiguous
-        Cache without the pending updates (updated in place when ``writeback``).
-    U : ndarray of shape (m, L)
-    W : ndarray of shape (L, n)
-    n_pending : int
-        Number of pending rank-one updates (first columns of U / rows of W).
-    writeback : bool
-    a : ndarray of shape (m, t)
-    d : ndarray of shape (m,)
-    y : ndarray of shape (m, t)
-    ycls : ndarray of shape (m,), int
-        Class of each example for the zero-one criterion.
-    beta : ndarray of shape (n,)
-    alphaT : ndarray of shape (t, n)
-    zero_one : bool
-    chunk : int
-        Rows per partial sum (fixed, so that results do not depend on threads or blocks).
-    block : int
-        Rows per numpy temporary (small enough to stay in cache); divides ``chunk``.
+    X : ndarray of shape (n_samples, n_features), C-contiguous
+    y2 : ndarray of shape (n_samples, n_targets)
+    alpha, beta0 : float
+        λ and the bias shrinkage β (0 without a bias).
 
     Returns
     -------
-    sq : ndarray of shape (n,)
-        Sum of squared LOO residuals (over examples and outputs) per candidate.
-    err : ndarray of shape (n,)
-        Number of zero-one LOO errors per candidate (zeros unless ``zero_one``).
+    cache_t : ndarray of shape (n_features, n_samples), C-contiguous
+    s : ndarray of shape (n_features,)
+    xta : ndarray of shape (n_features, n_targets)
     """
-    m, n = C.shape
+    m, n = X.shape
+    colsum = X.sum(axis=0)
+    shift = beta0 * colsum
+    cache_t = np.empty((n, m))
+    block = max(1, NUMPY_BLOCK_ELEMENTS // m)
+    for lo in range(0, n, block):
+        hi = min(n, lo + block)
+        np.subtract(X[:, lo:hi].T, shift[lo:hi, None], out=cache_t[lo:hi])
+        cache_t[lo:hi] *= 1.0 / alpha
+    sq = np.einsum("ij,ij->j", X, X)
+    s = (sq - shift * colsum) / alpha
+    xta = (X.T @ y2 - np.outer(shift, y2.sum(axis=0))) / alpha
+    return cache_t, s, xta
+
+
+def pass_numpy(cache_t, active, update, s, xta, a, d, y2, ycls, zero_one):
+    """Apply the previous round's update to every candidate and score it (module docstring).
+
+    Parameters
+    ----------
+    cache_t : ndarray of shape (n_features, n_samples)
+        Updated in place.
+    active : ndarray of shape (n_candidates,), int
+        Candidates (features not selected yet), ascending.
+    update : tuple (x_b, u, gamma, xta_b) or None
+        The previous round's winner: its feature column x_b (m,), ``u = γ c_b`` (m,),
+        ``γ = 1 / (1 + s_b)`` and ``x_bᵀ a`` before the round's update (t,); None in round 1.
+    s : ndarray of shape (n_features,)
+        ``x_iᵀ G x_i``, updated in place for the candidates.
+    xta : ndarray of shape (n_features, n_targets)
+        ``x_iᵀ a``, updated in place for the candidates.
+    a : ndarray of shape (n_samples, n_targets)
+        Dual variables after the previous round's update.
+    d : ndarray of shape (n_samples,)
+        ``diag(G)`` after the previous round's update.
+    y2 : ndarray of shape (n_samples, n_targets)
+    ycls : ndarray of shape (n_samples,), int
+        Class of each example for the zero-one criterion (sign or arg-max).
+    zero_one : bool
+
+    Returns
+    -------
+    sq : ndarray of shape (n_features,)
+        Sum of squared LOO residuals (over examples and outputs) of each candidate; +inf
+        for the others.
+    err : ndarray of shape (n_features,)
+        Number of zero-one LOO errors of each candidate (zeros unless ``zero_one``); +inf
+        for the others.
+    """
+    n, m = cache_t.shape
     t = a.shape[1]
-    nch = n_chunks(m, chunk)
-    sq_part = np.zeros((nch, n))
-    err_part = np.zeros((nch, n))
-    cur = np.empty((block, n))
-    den = np.empty((block, n))
-    res = np.empty((block, n))
-    for lo in range(0, m, block):
-        hi = min(m, lo + block)
-        ch = lo // chunk
-        nb = hi - lo
-        Cb, D, R = cur[:nb], den[:nb], res[:nb]
-        if n_pending:
-            np.matmul(U[lo:hi, :n_pending], W[:n_pending], out=Cb)
-            np.subtract(C[lo:hi], Cb, out=Cb)
-            if writeback:
-                C[lo:hi] = Cb
-        else:
-            Cb = C[lo:hi]
-        np.multiply(Cb, Cb, out=D)
-        D *= beta
-        np.subtract(d[lo:hi, None], D, out=D)  # d̃ (eq. 17)
+    sq = np.full(n, np.inf)
+    err = np.full(n, np.inf)
+    err[active] = 0.0
+    aT = np.ascontiguousarray(a.T)
+    # Three (block, m) temporaries; a quarter of the candidates at most keeps them below the
+    # size of the cache on small problems.
+    block = max(1, min(NUMPY_BLOCK_ELEMENTS // m, active.size // 4))
+    for lo in range(0, active.size, block):
+        idx = active[lo : lo + block]
+        Cb = cache_t[idx]
+        if update is not None:
+            x_b, u, gamma, xta_b = update
+            w = Cb @ x_b
+            Cb = scipy.linalg.blas.dger(-1.0, u, w, a=Cb.T, overwrite_a=True).T  # Cb -= w uᵀ
+            cache_t[idx] = Cb
+            s[idx] -= gamma * w * w
+            xta[idx] -= np.outer(gamma * w, xta_b)
+        beta = 1.0 / (1.0 + s[idx])
+        alphas = xta[idx] * beta[:, None]  # (B, t)
+        den = np.multiply(Cb, Cb)
+        den *= beta[:, None]
+        np.subtract(d, den, out=den)  # d̃ (eq. 17)
+        R = np.empty_like(Cb)
         if t == 1:
-            np.multiply(Cb, alphaT[0], out=R)
-            np.subtract(a[lo:hi, 0, None], R, out=R)  # ã (eq. 15)
-            R /= D  # LOO residual (eq. 8)
-            sq_part[ch] += np.einsum("ij,ij->j", R, R)
+            np.multiply(Cb, alphas[:, :1], out=R)
+            np.subtract(aT[0], R, out=R)  # ã (eq. 15)
+            R /= den  # LOO residuals (eq. 8)
+            sq[idx] = np.einsum("ij,ij->i", R, R)
             if zero_one:
-                yb = y[lo:hi, 0, None]
-                err_part[ch] += np.count_nonzero((yb - R > 0) != (yb > 0), axis=0)
+                np.subtract(y2[:, 0], R, out=R)
+                err[idx] = np.count_nonzero((R > 0) != (y2[:, 0] > 0), axis=1)
             continue
-        np.divide(1.0, D, out=D)
-        if zero_one:
-            best_p = np.full((nb, n), -np.inf)
-            best_t = np.zeros((nb, n), dtype=np.int64)
+        inv = np.divide(1.0, den, out=den)
+        total = np.zeros(idx.size)
+        best_p = np.full(Cb.shape, -np.inf)
+        best_t = np.zeros(Cb.shape, dtype=np.int64)
         for tt in range(t):
-            np.multiply(Cb, alphaT[tt], out=R)
-            np.subtract(a[lo:hi, tt, None], R, out=R)
-            R *= D
-            sq_part[ch] += np.einsum("ij,ij->j", R, R)
+            np.multiply(Cb, alphas[:, tt, None], out=R)
+            np.subtract(aT[tt], R, out=R)
+            R *= inv
+            total += np.einsum("ij,ij->i", R, R)
             if zero_one:
-                P = y[lo:hi, tt, None] - R
+                P = y2[:, tt] - R
                 better = P > best_p
                 best_p[better] = P[better]
                 best_t[better] = tt
+        sq[idx] = total
         if zero_one:
-            err_part[ch] += np.count_nonzero(best_t != ycls[lo:hi, None], axis=0)
-    return sq_part.sum(axis=0), err_part.sum(axis=0)
+            err[idx] = np.count_nonzero(best_t != ycls, axis=1)
+    return sq, err
 
 
-def init_numpy(X, a, alpha, beta0):
-    """Initial cache and per-feature sums of greedy RLS (Algorithm 3 lines 1-3).
-
-    With the bias feature already in the model, ``G = (I - β 1 1^T) / λ`` and
-
-    - ``C = G X = (X - β 1 (1^T X)) / λ`` (eq. 13),
-    - ``s_i = x_i^T G x_i = (x_i^T x_i - β (1^T x_i)²) / λ``,
-    - ``x_i^T a`` for the initial dual variables ``a`` (m, t).
-
-    Returns
-    -------
-    C : ndarray of shape (m, n), C-contiguous
-    s : ndarray of shape (n,)
-    xta : ndarray of shape (n, t)
-    """
-    C = np.empty_like(X)
-    np.multiply(X, 1.0 / alpha, out=C)
-    sq = np.einsum("ij,ij->j", X, X)
-    if beta0:
-        colsum = X.sum(axis=0)
-        C -= (beta0 / alpha) * colsum
-        sq -= beta0 * colsum * colsum
-    return C, sq / alpha, X.T @ a
-
-
-def xtc_numpy(X, c):
-    """``X^T c`` (one BLAS GEMV over X)."""
-    return X.T @ c
-
-
+# ---------------------------------------------------------------------------------------------
+# numba kernels
+# ---------------------------------------------------------------------------------------------
 if HAVE_NUMBA:
+    # Reassociation lets LLVM vectorize the sums along the m rows of a column; the order of
+    # the additions is then fixed by the compiled code, not by the threads.
+    _FASTMATH = {"reassoc", "contract", "nsz"}
+    _JIT = dict(parallel=True, cache=True, nogil=True, fastmath=_FASTMATH, error_model="numpy")
 
-    @njit(parallel=True, cache=True, nogil=True)
-    def _colsum_kernel(X, chunk, part):  # pragma: no cover - compiled
+    @njit(**_JIT)
+    def _init_sums_kernel(X, y2, chunk, colsum_part, sq_part, xty_part):  # pragma: no cover
         m, n = X.shape
-        for ch in prange(part.shape[0]):
-            acc = part[ch]
-            for i in range(n):
-                acc[i] = 0.0
-            for j in range(ch * chunk, min(m, (ch + 1) * chunk)):
-                for i in range(n):
-                    acc[i] += X[j, i]
-        return part
-
-    @njit(parallel=True, cache=True, nogil=True)
-    def _init_kernel(X, a, inv_alpha, shift, C, sq_part, xta_part, chunk):  # pragma: no cover
-        m, n = X.shape
-        t = a.shape[1]
-        for ch in prange(sq_part.shape[0]):
+        t = y2.shape[1]
+        for ch in prange(colsum_part.shape[0]):
+            cs = colsum_part[ch]
             sq = sq_part[ch]
-            xta = xta_part[ch]
+            xty = xty_part[ch]
             for i in range(n):
+                cs[i] = 0.0
                 sq[i] = 0.0
-            for tt in range(t):
-                for i in range(n):
-                    xta[tt, i] = 0.0
+                for tt in range(t):
+                    xty[tt, i] = 0.0
             for j in range(ch * chunk, min(m, (ch + 1) * chunk)):
                 for i in range(n):
                     x = X[j, i]
-                    C[j, i] = (x - shift[i]) * inv_alpha
+                    cs[i] += x
                     sq[i] += x * x
                 for tt in range(t):
-                    ajt = a[j, tt]
+                    yjt = y2[j, tt]
                     for i in range(n):
-                        xta[tt, i] += X[j, i] * ajt
+                        xty[tt, i] += X[j, i] * yjt
 
-    @njit(parallel=True, cache=True, nogil=True)
-    def _xtc_kernel(X, c, chunk, part):  # pragma: no cover - compiled
+    @njit(**_JIT)
+    def _transpose_kernel(X, shift, inv_alpha, rows, cache_t):  # pragma: no cover - compiled
+        # 8×8 tiles within blocks of ``rows`` rows: both X's and the cache's pages are
+        # walked a few kilobytes at a time (a column at a time would touch a page per row).
         m, n = X.shape
-        for ch in prange(part.shape[0]):
-            acc = part[ch]
-            for i in range(n):
-                acc[i] = 0.0
-            for j in range(ch * chunk, min(m, (ch + 1) * chunk)):
-                cj = c[j]
-                for i in range(n):
-                    acc[i] += cj * X[j, i]
+        n8 = n - n % 8
+        for rb in prange((m + rows - 1) // rows):
+            j0 = rb * rows
+            j1 = min(m, j0 + rows)
+            j8 = j0 + (j1 - j0) - (j1 - j0) % 8
+            for i0 in range(0, n8, 8):
+                for j in range(j0, j8, 8):
+                    for jj in range(8):
+                        for ii in range(8):
+                            i = i0 + ii
+                            cache_t[i, j + jj] = (X[j + jj, i] - shift[i]) * inv_alpha
+                for i in range(i0, i0 + 8):
+                    for j in range(j8, j1):
+                        cache_t[i, j] = (X[j, i] - shift[i]) * inv_alpha
+            for i in range(n8, n):
+                for j in range(j0, j1):
+                    cache_t[i, j] = (X[j, i] - shift[i]) * inv_alpha
 
-    def xtc_numba(X, c, chunk=CHUNK):
-        """``X^T c`` by row blocks on numba's threads (keeps BLAS threads out of the loop)."""
-        part = np.empty((n_chunks(X.shape[0], chunk), X.shape[1]))
-        _xtc_kernel(X, c, chunk, part)
-        return part.sum(axis=0)
-
-    def init_numba(X, a, alpha, beta0, chunk=CHUNK):
-        """Numba version of :func:`init_numpy`: one parallel pass over X (two with a bias),
-        which also touches the fresh cache pages from both threads."""
+    def init_numba(X, y2, alpha, beta0, chunk=CHUNK):
+        """Numba version of :func:`init_numpy`: one pass for the sums (fixed row chunks),
+        one transposing pass that writes the cache from the threads that will read it."""
         m, n = X.shape
+        t = y2.shape[1]
         nch = n_chunks(m, chunk)
-        if beta0:
-            colsum = _colsum_kernel(X, chunk, np.empty((nch, n))).sum(axis=0)
-        else:
-            colsum = np.zeros(n)
-        C = np.empty_like(X)
+        colsum_part = np.empty((nch, n))
         sq_part = np.empty((nch, n))
-        xta_part = np.empty((nch, a.shape[1], n))
-        _init_kernel(X, a, 1.0 / alpha, beta0 * colsum, C, sq_part, xta_part, chunk)
-        s = (sq_part.sum(axis=0) - beta0 * colsum * colsum) / alpha
-        return C, s, np.ascontiguousarray(xta_part.sum(axis=0).T)
+        xty_part = np.empty((nch, t, n))
+        _init_sums_kernel(X, y2, chunk, colsum_part, sq_part, xty_part)
+        colsum = colsum_part.sum(axis=0)
+        shift = beta0 * colsum
+        cache_t = np.empty((n, m))
+        _transpose_kernel(X, shift, 1.0 / alpha, TRANSPOSE_ROWS, cache_t)
+        s = (sq_part.sum(axis=0) - shift * colsum) / alpha
+        xta = (xty_part.sum(axis=0).T - np.outer(shift, y2.sum(axis=0))) / alpha
+        return cache_t, s, np.ascontiguousarray(xta)
 
-    @njit(parallel=True, cache=True, nogil=True)
-    def _score_kernel(
-        C,
-        U,
-        W,
-        n_pending,
-        writeback,
-        a,
-        d,
-        y,
-        ycls,
-        beta,
-        alphaT,
-        zero_one,
-        chunk,
-        sq_part,
-        err_part,
+    def _make_single_output_kernel(zero_one):
+        """Fused update-and-score pass for one output; ``zero_one`` is a compile-time constant
+        (a branch on it inside the row loop would keep LLVM from vectorizing the loop)."""
+
+        @njit(**_JIT)
+        def kernel(
+            cache_t, active, do_update, x_b, u, gamma, xta_b, s, xta, a, d, y, sq, err
+        ):  # pragma: no cover - compiled
+            m = cache_t.shape[1]
+            n_act = active.shape[0]
+            n_quad = n_act // 4
+            for unit in prange(n_quad + n_act - 4 * n_quad):
+                if unit < n_quad:
+                    i0 = active[4 * unit]
+                    i1 = active[4 * unit + 1]
+                    i2 = active[4 * unit + 2]
+                    i3 = active[4 * unit + 3]
+                    c0 = cache_t[i0]
+                    c1 = cache_t[i1]
+                    c2 = cache_t[i2]
+                    c3 = cache_t[i3]
+                    w0 = 0.0
+                    w1 = 0.0
+                    w2 = 0.0
+                    w3 = 0.0
+                    if do_update:
+                        for j in range(m):
+                            xj = x_b[j]
+                            w0 += c0[j] * xj
+                            w1 += c1[j] * xj
+                            w2 += c2[j] * xj
+                            w3 += c3[j] * xj
+                        s[i0] -= gamma * w0 * w0
+                        s[i1] -= gamma * w1 * w1
+                        s[i2] -= gamma * w2 * w2
+                        s[i3] -= gamma * w3 * w3
+                        xta[i0] -= gamma * w0 * xta_b
+                        xta[i1] -= gamma * w1 * xta_b
+                        xta[i2] -= gamma * w2 * xta_b
+                        xta[i3] -= gamma * w3 * xta_b
+                    b0 = 1.0 / (1.0 + s[i0])
+                    b1 = 1.0 / (1.0 + s[i1])
+                    b2 = 1.0 / (1.0 + s[i2])
+                    b3 = 1.0 / (1.0 + s[i3])
+                    al0 = xta[i0] * b0
+                    al1 = xta[i1] * b1
+                    al2 = xta[i2] * b2
+                    al3 = xta[i3] * b3
+                    q0 = 0.0
+                    q1 = 0.0
+                    q2 = 0.0
+                    q3 = 0.0
+                    e0 = 0.0
+                    e1 = 0.0
+                    e2 = 0.0
+                    e3 = 0.0
+                    for j in range(m):
+                        uj = u[j]
+                        aj = a[j]
+                        dj = d[j]
+                        v0 = c0[j] - uj * w0
+                        v1 = c1[j] - uj * w1
+                        v2 = c2[j] - uj * w2
+                        v3 = c3[j] - uj * w3
+                        c0[j] = v0
+                        c1[j] = v1
+                        c2[j] = v2
+                        c3[j] = v3
+                        r0 = (aj - v0 * al0) / (dj - v0 * v0 * b0)
+                        r1 = (aj - v1 * al1) / (dj - v1 * v1 * b1)
+                        r2 = (aj - v2 * al2) / (dj - v2 * v2 * b2)
+                        r3 = (aj - v3 * al3) / (dj - v3 * v3 * b3)
+                        q0 += r0 * r0
+                        q1 += r1 * r1
+                        q2 += r2 * r2
+                        q3 += r3 * r3
+                        if zero_one:
+                            yj = y[j]
+                            ypos = yj > 0
+                            e0 += 1.0 if ((yj - r0) > 0) != ypos else 0.0
+                            e1 += 1.0 if ((yj - r1) > 0) != ypos else 0.0
+                            e2 += 1.0 if ((yj - r2) > 0) != ypos else 0.0
+                            e3 += 1.0 if ((yj - r3) > 0) != ypos else 0.0
+                    sq[i0] = q0
+                    sq[i1] = q1
+                    sq[i2] = q2
+                    sq[i3] = q3
+                    err[i0] = e0
+                    err[i1] = e1
+                    err[i2] = e2
+                    err[i3] = e3
+                else:
+                    i0 = active[4 * n_quad + unit - n_quad]
+                    c0 = cache_t[i0]
+                    w0 = 0.0
+                    if do_update:
+                        for j in range(m):
+                            w0 += c0[j] * x_b[j]
+                        s[i0] -= gamma * w0 * w0
+                        xta[i0] -= gamma * w0 * xta_b
+                    b0 = 1.0 / (1.0 + s[i0])
+                    al0 = xta[i0] * b0
+                    q0 = 0.0
+                    e0 = 0.0
+                    for j in range(m):
+                        v0 = c0[j] - u[j] * w0
+                        c0[j] = v0
+                        r0 = (a[j] - v0 * al0) / (d[j] - v0 * v0 * b0)
+                        q0 += r0 * r0
+                        if zero_one:
+                            yj = y[j]
+                            e0 += 1.0 if ((yj - r0) > 0) != (yj > 0) else 0.0
+                    sq[i0] = q0
+                    err[i0] = e0
+
+        return kernel
+
+    _single_output_squared = _make_single_output_kernel(False)
+    _single_output_zero_one = _make_single_output_kernel(True)
+
+    @njit(**_JIT)
+    def _multi_output_kernel(
+        cache_t, active, do_update, x_b, u, gamma, xta_b, s, xta, aT, d, yT, ycls, zero_one, sq, err
     ):  # pragma: no cover - compiled
-        m, n = C.shape
-        t = a.shape[1]
-        nch = sq_part.shape[0]
-        for ch in prange(nch):
-            lo = ch * chunk
-            hi = min(m, lo + chunk)
-            sq = sq_part[ch]
-            err = err_part[ch]
-            for i in range(n):
-                sq[i] = 0.0
-                err[i] = 0.0
-            row = np.empty(n)
-            inv = np.empty(n)
-            best_p = np.empty(n)
-            best_t = np.empty(n, dtype=np.int64)
-            for j in range(lo, hi):
-                for i in range(n):
-                    row[i] = C[j, i]
-                for p in range(n_pending):
-                    uj = U[j, p]
-                    for i in range(n):
-                        row[i] -= uj * W[p, i]
-                if writeback and n_pending > 0:
-                    for i in range(n):
-                        C[j, i] = row[i]
-                dj = d[j]
-                if t == 1:
-                    aj = a[j, 0]
-                    yj = y[j, 0]
-                    if zero_one:
-                        ypos = yj > 0
-                        for i in range(n):
-                            c = row[i]
-                            r = (aj - c * alphaT[0, i]) / (dj - c * c * beta[i])
-                            sq[i] += r * r
-                            if ((yj - r) > 0) != ypos:
-                                err[i] += 1.0
-                    else:
-                        for i in range(n):
-                            c = row[i]
-                            r = (aj - c * alphaT[0, i]) / (dj - c * c * beta[i])
-                            sq[i] += r * r
-                    continue
-                for i in range(n):
-                    c = row[i]
-                    inv[i] = 1.0 / (dj - c * c * beta[i])
-                if zero_one:
-                    for i in range(n):
-                        best_p[i] = -np.inf
-                        best_t[i] = 0
+        m = cache_t.shape[1]
+        t = aT.shape[0]
+        for idx in prange(active.shape[0]):
+            i = active[idx]
+            col = cache_t[i]
+            w = 0.0
+            if do_update:
+                for j in range(m):
+                    w += col[j] * x_b[j]
+                s[i] -= gamma * w * w
                 for tt in range(t):
-                    ajt = a[j, tt]
-                    yjt = y[j, tt]
-                    if zero_one:
-                        for i in range(n):
-                            r = (ajt - row[i] * alphaT[tt, i]) * inv[i]
-                            sq[i] += r * r
-                            pr = yjt - r
-                            if pr > best_p[i]:
-                                best_p[i] = pr
-                                best_t[i] = tt
-                    else:
-                        for i in range(n):
-                            r = (ajt - row[i] * alphaT[tt, i]) * inv[i]
-                            sq[i] += r * r
+                    xta[i, tt] -= gamma * w * xta_b[tt]
+            beta = 1.0 / (1.0 + s[i])
+            inv = np.empty(m)
+            for j in range(m):
+                v = col[j] - u[j] * w
+                col[j] = v
+                inv[j] = 1.0 / (d[j] - v * v * beta)
+            total = 0.0
+            best_p = np.empty(m)
+            best_t = np.zeros(m, dtype=np.int64)
+            if zero_one:
+                best_p[:] = -np.inf
+            for tt in range(t):
+                al = xta[i, tt] * beta
+                at = aT[tt]
+                yt = yT[tt]
+                for j in range(m):
+                    r = (at[j] - col[j] * al) * inv[j]
+                    total += r * r
                 if zero_one:
-                    cj = ycls[j]
-                    for i in range(n):
-                        if best_t[i] != cj:
-                            err[i] += 1.0
+                    for j in range(m):
+                        p = yt[j] - (at[j] - col[j] * al) * inv[j]
+                        if p > best_p[j]:
+                            best_p[j] = p
+                            best_t[j] = tt
+            sq[i] = total
+            e = 0.0
+            if zero_one:
+                for j in range(m):
+                    if best_t[j] != ycls[j]:
+                        e += 1.0
+            err[i] = e
 
-    def score_numba(
-        C, U, W, n_pending, writeback, a, d, y, ycls, beta, alphaT, zero_one, chunk=CHUNK
-    ):
-        """Numba version of :func:`score_numpy` (same arguments and results)."""
-        nch = n_chunks(C.shape[0], chunk)
-        sq_part = np.empty((nch, C.shape[1]))
-        err_part = np.empty((nch, C.shape[1]))
-        _score_kernel(
-            C,
-            U,
-            W,
-            n_pending,
-            bool(writeback),
-            a,
-            d,
-            y,
-            ycls,
-            beta,
-            alphaT,
-            bool(zero_one),
-            chunk,
-            sq_part,
-            err_part,
-        )
-        return sq_part.sum(axis=0), err_part.sum(axis=0)
+    def pass_numba(cache_t, active, update, s, xta, a, d, y2, ycls, zero_one):
+        """Numba version of :func:`pass_numpy` (same arguments and results)."""
+        n, m = cache_t.shape
+        t = a.shape[1]
+        sq = np.full(n, np.inf)
+        err = np.full(n, np.inf)
+        if update is None:
+            x_b, u, gamma, xta_b = np.zeros(m), np.zeros(m), 0.0, np.zeros(t)
+        else:
+            x_b, u, gamma, xta_b = update
+        active = np.ascontiguousarray(active, dtype=np.int64)
+        if t == 1:
+            kernel = _single_output_zero_one if zero_one else _single_output_squared
+            xta1 = np.ascontiguousarray(xta[:, 0])
+            kernel(
+                cache_t,
+                active,
+                update is not None,
+                x_b,
+                u,
+                float(gamma),
+                float(xta_b[0]),
+                s,
+                xta1,
+                np.ascontiguousarray(a[:, 0]),
+                d,
+                np.ascontiguousarray(y2[:, 0]),
+                sq,
+                err,
+            )
+            xta[:, 0] = xta1
+        else:
+            _multi_output_kernel(
+                cache_t,
+                active,
+                update is not None,
+                x_b,
+                u,
+                float(gamma),
+                np.ascontiguousarray(xta_b, dtype=np.float64),
+                s,
+                xta,
+                np.ascontiguousarray(a.T),
+                d,
+                np.ascontiguousarray(y2.T),
+                ycls,
+                bool(zero_one),
+                sq,
+                err,
+            )
+        return sq, err
 
 
 def get_backend(backend):
-    """(name, init, scoring, X^T c) functions for ``backend`` in {"auto", "numba", "numpy"}."""
+    """(name, init, fused pass) for ``backend`` in {"auto", "numba", "numpy"}."""
     if backend not in ("auto", "numba", "numpy"):
         raise ValueError(f"backend must be 'auto', 'numba' or 'numpy', got {backend!r}")
     if backend == "numpy" or (backend == "auto" and not HAVE_NUMBA):
-        return "numpy", init_numpy, score_numpy, xtc_numpy
+        return "numpy", init_numpy, pass_numpy
     if not HAVE_NUMBA:
         raise ValueError("backend='numba' requested but numba is not installed")
-    return "numba", init_numba, score_numba, xtc_numba
+    return "numba", init_numba, pass_numba

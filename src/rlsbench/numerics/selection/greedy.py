@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import time
+import warnings
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from rlsbench.numerics.criteria import best_index
+from rlsbench.numerics.rls import _ridge_prefix_path
 from rlsbench.numerics.selection._common import (
     PathRecorder,
     bias_shrink,
@@ -16,9 +19,6 @@ from rlsbench.numerics.selection._common import (
     zero_one_targets,
 )
 from rlsbench.numerics.selection._scoring import HAVE_NUMBA, get_backend
-
-#: Rank-one cache updates applied on the fly before the cache is written back (see _scoring).
-MAX_PENDING = 4
 
 #: Below this many entries of X the numba kernels run on one thread unless ``n_jobs`` says
 #: otherwise: a round then takes well under a millisecond, less than waking (or, on a busy
@@ -51,7 +51,7 @@ def greedy_rls(
     criterion="squared",
     backend="auto",
     n_jobs=None,
-    max_pending=MAX_PENDING,
+    max_pending=None,
 ):
     """Greedy forward selection for RLS with the LOO criterion in O(kmn) time, O(mn) memory.
 
@@ -79,8 +79,9 @@ def greedy_rls(
         Implementation of the scoring pass; both give the same selections.
     n_jobs : int or None, default=None
         Threads of the numba kernels (None = numba's default, or one thread for small X).
-    max_pending : int, default=4
-        Rank-one cache updates kept pending between write-backs of the cache.
+    max_pending : None
+        Deprecated and ignored: the rank-one cache update of a round is now applied inside
+        the next round's scoring pass, so the cache is written back every round.
 
     Returns
     -------
@@ -89,15 +90,19 @@ def greedy_rls(
     Notes
     -----
     State (Algorithm 3, transposed to X of shape (m, n)): dual variables ``a = G y`` (m, t),
-    ``d = diag(G)`` (m,), cache ``C = G X`` (m, n, eq. 13), and per feature
-    ``s_i = x_i^T G x_i`` and ``x_i^T a``. One round:
+    ``d = diag(G)`` (m,), cache ``C = G X`` (m, n, eq. 13, stored as Cᵀ), and per feature
+    ``s_i = x_iᵀ G x_i`` and ``x_iᵀ a``. One round:
 
-    1. score every candidate in one pass over ``C`` (eq. 14-17 and eq. 8, see ``_scoring``);
-    2. for the winner ``b`` with cache column ``c``: ``w = X^T c`` (one GEMV over X; by the
-       symmetry of G, ``w = x_b^T C``), ``u = c / (1 + s_b)`` (eq. 14), then
-       ``a -= u (x_b^T a)`` (eq. 15), ``d -= u ∘ c`` (eq. 17), ``C -= u w^T``,
-       ``s -= w² / (1 + s_b)`` and ``X^T a -= w (x_b^T a) / (1 + s_b)``; the cache update is
-       deferred into the next scoring passes.
+    1. one pass over the candidates' cache columns applies the previous round's rank-one
+       update ``C ← C - u wᵀ`` with ``w = Cᵀ x_b`` (column by column, so X is not read) and
+       scores every candidate (eq. 14-17 and eq. 8, see ``_scoring``);
+    2. for the winner ``b`` with cache column ``c``: ``γ = 1 / (1 + x_bᵀ c)``, ``u = γ c``
+       (eq. 14), ``a -= u (x_bᵀ a)`` (eq. 15), ``d -= u ∘ c`` (eq. 17).
+
+    The weights of every prefix of the selection (Algorithm 3 line 37) are computed once at
+    the end from a Cholesky factor of the selected columns' Gram matrix
+    (:func:`rlsbench.numerics.rls.ridge_prefix_path`, O(m k²) at BLAS-3 speed), instead of
+    ``X_Sᵀ a`` in every round.
 
     Memory: X, the cache (same size as X) and O(m + n) vectors; never an m×m matrix.
 
@@ -107,9 +112,15 @@ def greedy_rls(
     least-squares. arXiv:1003.3570.
     """
     t_start = time.perf_counter()
+    if max_pending is not None:
+        warnings.warn(
+            "greedy_rls: max_pending is deprecated and ignored (the cache update of a round "
+            "is applied in the next round's scoring pass)",
+            FutureWarning,
+            stacklevel=2,
+        )
     X, y2, single, k, alpha, bias, criterion = prepare(X, y, k, alpha, bias, criterion)
-    backend_name, init, score, xtc = get_backend(backend)
-    max_pending = max(1, int(max_pending))
+    backend_name, init, fused_pass = get_backend(backend)
     m, n = X.shape
     t = y2.shape[1]
     zero_one = criterion == "zero_one"
@@ -117,59 +128,41 @@ def greedy_rls(
 
     beta0 = bias_shrink(m, alpha, bias)
     a, d = initial_dual(y2, alpha, beta0)
-    # cache C = G X (eq. 13), s_i = x_i^T G x_i, x_i^T a; G holds the bias feature already.
-    cache, s, xta = init(X, a, alpha, beta0)
-
-    U = np.zeros((m, max_pending))
-    W = np.zeros((max_pending, n))
-    n_pending = 0
-    chosen = np.zeros(n, dtype=bool)
-    X_sel = np.empty((m, k))
-    rec = PathRecorder(k, t, single, alpha, criterion, start=t_start)
-    round_ends = [time.perf_counter()]
-
     if n_jobs is None and X.size < PARALLEL_MIN_ELEMENTS:
         n_jobs = 1
-    with _numba_threads(n_jobs):
-        for step in range(k):
-            beta = 1.0 / (1.0 + s)
-            alphaT = np.ascontiguousarray((xta * beta[:, None]).T)
-            writeback = n_pending == max_pending
-            sq, err = score(
-                cache, U, W, n_pending, writeback, a, d, y2, ycls, beta, alphaT, zero_one
-            )
-            if writeback:
-                n_pending = 0
+    rec = PathRecorder(k, t, single, alpha, criterion, start=t_start)
+    # The rounds' BLAS calls are vector products: on one thread, so that idle BLAS threads
+    # do not spin against the numba threads of the passes.
+    with _numba_threads(n_jobs), threadpool_limits(limits=1, user_api="blas"):
+        # cache Cᵀ = (G X)ᵀ (eq. 13), s_i = x_iᵀ G x_i, x_iᵀ a; G holds the bias feature.
+        cache_t, s, xta = init(X, y2, alpha, beta0)
+        round_ends = [time.perf_counter()]
+        active = np.arange(n)
+        update = None
+        for _ in range(k):
+            sq, err = fused_pass(cache_t, active, update, s, xta, a, d, y2, ycls, zero_one)
             mse = sq / m
             crit = err / m if zero_one else mse
-            crit[chosen] = np.inf
-            mse[chosen] = np.inf
             b = best_index(crit, mse)
+            active = active[active != b]
 
-            c = cache[:, b] - U[:, :n_pending] @ W[:n_pending, b]
-            x_b = X[:, b]
-            X_sel[:, step] = x_b
+            c = cache_t[b].copy()
+            x_b = np.ascontiguousarray(X[:, b])
             gamma = 1.0 / (1.0 + x_b @ c)  # s_b afresh, eq. 14
             u = c * gamma
             xta_b = x_b @ a
             a -= np.outer(u, xta_b)  # eq. 15
             d -= u * c  # eq. 17
-            chosen[b] = True
-            if step + 1 < k:  # the cache and per-feature sums are not needed after the last
-                w = xtc(X, c)
-                s -= w * w * gamma
-                xta -= np.outer(w * gamma, xta_b)
-                U[:, n_pending] = u
-                W[n_pending] = w
-                n_pending += 1
-
-            coef = X_sel[:, : step + 1].T @ a  # w = X_S^T a (Algorithm 3 line 37)
-            rec.add(b, y2, a / d[:, None], coef, bias * bias * a.sum(axis=0))
+            update = (x_b, u, gamma, xta_b)
+            rec.add(b, y2, a / d[:, None])
             round_ends.append(time.perf_counter())
+    del cache_t
+    coef, intercept, _ = _ridge_prefix_path(X, y2, rec.selected, alpha, bias=bias, residuals=False)
+    rec.set_weights(coef, intercept)
     return rec.path(
         method="greedy_rls",
         backend=backend_name,
-        max_pending=max_pending,
         init_seconds=round_ends[0] - t_start,
         round_seconds=np.diff(round_ends).tolist(),
+        weights_seconds=time.perf_counter() - round_ends[-1],
     )

@@ -20,7 +20,7 @@ from rlsbench.numerics.selection._common import (
     prepare,
     zero_one_targets,
 )
-from rlsbench.numerics.selection._scoring import score_numpy
+from rlsbench.numerics.selection._scoring import pass_numpy
 
 #: Default budget for the m×m matrix and the per-round products.
 DEFAULT_MAX_MEMORY_BYTES = 2 * 1024**3
@@ -87,28 +87,25 @@ def lowrank_lssvm(
     G = np.full((m, m), -beta0 / alpha)
     G[np.diag_indices(m)] += 1.0 / alpha
     a, _ = initial_dual(y2, alpha, beta0)
-    chosen = np.zeros(n, dtype=bool)
-    no_pending = np.zeros((m, 1)), np.zeros((1, n))
+    active = np.arange(n)
     rec = PathRecorder(k, t, single, alpha, criterion, start=start)
     for step in range(k):
-        GX = G @ X  # column i is G v for candidate i
-        s = np.einsum("ij,ij->j", X, GX)  # v^T G v
-        beta = 1.0 / (1.0 + s)
-        alphaT = np.ascontiguousarray(((X.T @ a) * beta[:, None]).T)
+        GXt = X.T @ G  # row i is (G v)ᵀ for candidate i (G is symmetric)
+        s = np.einsum("ji,ij->i", X, GXt)  # v^T G v
+        xta = X.T @ a
         d = np.diagonal(G).copy()
-        sq, err = score_numpy(GX, *no_pending, 0, False, a, d, y2, ycls, beta, alphaT, zero_one)
+        sq, err = pass_numpy(GXt, active, None, s, xta, a, d, y2, ycls, zero_one)
         mse = sq / m
         crit = err / m if zero_one else mse
-        crit[chosen] = np.inf
-        mse[chosen] = np.inf
         b = best_index(crit, mse)
-        Gv = GX[:, b].copy()
-        del GX
+        active = active[active != b]
+        Gv = GXt[b].copy()
+        beta_b = 1.0 / (1.0 + s[b])
+        del GXt
         # eq. 10 in place (rank-one BLAS update, no m×m temporary); G is symmetric, so
         # v^T G = (G v)^T and the C-ordered G is its own Fortran-ordered transpose.
-        G = blas.dger(-beta[b], Gv, Gv, a=G.T, overwrite_a=True).T
+        G = blas.dger(-beta_b, Gv, Gv, a=G.T, overwrite_a=True).T
         a = G @ y2  # line 23
-        chosen[b] = True
         rec.selected[step] = b
         sel = rec.selected[: step + 1]
         coef = X[:, sel].T @ a  # w = X_S^T a (line 26)

@@ -7,9 +7,11 @@ constant-time shortcut (eq. 7 or 8, O(min(k³mn, k²m²n))).
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 import numpy as np
+from joblib import Parallel, delayed, parallel_config
 
 from rlsbench.numerics.criteria import best_index
 from rlsbench.numerics.rls import _augment, _fit_augmented, _loo_residuals_augmented
@@ -31,7 +33,19 @@ def _blackbox_residuals(Xa, y2, alpha):
     return res
 
 
-def wrapper(X, y, k, alpha, *, bias=0.0, criterion="squared", loo="shortcut"):
+def _score_candidates(Xa, y2, alpha, selected, base, candidates, loo, criterion):
+    """Algorithm 1 lines 5-15 for some candidates: the LOO criterion and MSE of S ∪ {i}."""
+    loo_fn = _blackbox_residuals if loo == "blackbox" else _loo_residuals_augmented
+    crit = np.empty(len(candidates))
+    mse = np.empty(len(candidates))
+    for pos, i in enumerate(candidates):
+        res = loo_fn(Xa[:, selected + [i] + base], y2, alpha)
+        mse[pos], zo = loo_errors(y2, res)
+        crit[pos] = mse[pos] if criterion == "squared" else zo
+    return crit, mse
+
+
+def wrapper(X, y, k, alpha, *, bias=0.0, criterion="squared", loo="shortcut", n_jobs=None):
     """Greedy forward selection with RLS retrained as a black box (Algorithm 1).
 
     Parameters
@@ -45,6 +59,10 @@ def wrapper(X, y, k, alpha, *, bias=0.0, criterion="squared", loo="shortcut"):
     criterion : {"squared", "zero_one"}, default="squared"
     loo : {"shortcut", "blackbox"}, default="shortcut"
         How the LOO of a candidate set is computed: eq. 7/8 on one fit, or m fits.
+    n_jobs : int or None, default=None
+        Worker processes that score the candidates of a round side by side (joblib, loky);
+        each worker's BLAS runs on one thread, so workers × BLAS threads ≤ n_jobs. None or 1
+        scores them in this process. The selection does not depend on it.
 
     Returns
     -------
@@ -55,25 +73,41 @@ def wrapper(X, y, k, alpha, *, bias=0.0, criterion="squared", loo="shortcut"):
     start = time.perf_counter()
     X, y2, single, k, alpha, bias, criterion = prepare(X, y, k, alpha, bias, criterion)
     m, n = X.shape
+    n_workers = 1 if n_jobs is None else max(1, int(n_jobs))
     Xa = _augment(X, bias)  # the bias column (if any) is the last one, always in the model
     base = [n] if bias != 0.0 else []
     loo_fn = _blackbox_residuals if loo == "blackbox" else _loo_residuals_augmented
     selected = []
     rec = PathRecorder(k, y2.shape[1], single, alpha, criterion, start=start)
-    for _ in range(k):
-        crit = np.full(n, np.inf)
-        mse = np.full(n, np.inf)
-        for i in range(n):
-            if i in selected:
-                continue
-            res = loo_fn(Xa[:, selected + [i] + base], y2, alpha)
-            mse[i], zo = loo_errors(y2, res)
-            crit[i] = mse[i] if criterion == "squared" else zo
-        b = best_index(crit, mse)
-        selected.append(b)
-        cols = selected + base
-        w = _fit_augmented(Xa[:, cols], y2, alpha)
-        res = loo_fn(Xa[:, cols], y2, alpha)
-        intercept = bias * w[-1] if base else np.zeros(y2.shape[1])
-        rec.add(b, y2, res, w[: len(selected)], intercept)
+    with contextlib.ExitStack() as stack:
+        if n_workers > 1:
+            stack.enter_context(parallel_config(backend="loky", inner_max_num_threads=1))
+            pool = stack.enter_context(Parallel(n_jobs=n_workers))
+        for _ in range(k):
+            crit = np.full(n, np.inf)
+            mse = np.full(n, np.inf)
+            candidates = [i for i in range(n) if i not in selected]
+            if n_workers > 1:
+                # one task per worker: a contiguous share of the candidates
+                shares = np.array_split(np.asarray(candidates), n_workers)
+                parts = pool(
+                    delayed(_score_candidates)(
+                        Xa, y2, alpha, selected, base, share.tolist(), loo, criterion
+                    )
+                    for share in shares
+                    if share.size
+                )
+                crit[candidates] = np.concatenate([p[0] for p in parts])
+                mse[candidates] = np.concatenate([p[1] for p in parts])
+            else:
+                crit[candidates], mse[candidates] = _score_candidates(
+                    Xa, y2, alpha, selected, base, candidates, loo, criterion
+                )
+            b = best_index(crit, mse)
+            selected.append(b)
+            cols = selected + base
+            w = _fit_augmented(Xa[:, cols], y2, alpha)
+            res = loo_fn(Xa[:, cols], y2, alpha)
+            intercept = bias * w[-1] if base else np.zeros(y2.shape[1])
+            rec.add(b, y2, res, w[: len(selected)], intercept)
     return rec.path(method=f"wrapper_{loo}")
