@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rlsbench.benchmark import config as checks
 from rlsbench.benchmark.config import ConfigError
 
 
@@ -44,6 +45,50 @@ def check(section: dict, datasets: Mapping) -> None:
         _check_dataset(entry, f"{key}.name", datasets)
     if fig1(section):
         _check_dataset(section["fig1"], "sunyao.fig1.dataset", datasets)
+    check_sizes(section, datasets)
+
+
+def _n_samples(entry: dict, datasets: Mapping) -> int | None:
+    if entry.get("source", "prepared") == "sinc":
+        return entry["n_samples"]
+    name = entry.get("name", entry.get("dataset"))
+    return checks.n_samples_of((datasets or {}).get(name, {}))
+
+
+def check_sizes(section: dict, datasets: Mapping) -> None:
+    """Splits fit their data (n_train + n_test, Fig. 1's largest training size + n_test) and
+    the CV folds fit the CV subset (ConfigError naming the key)."""
+    cv = section["cv"]
+    checks.check_at_most(
+        cv["folds"],
+        cv["subset"],
+        "sunyao.cv.folds",
+        f"the {cv['subset']} examples of the CV subset (sunyao.cv.subset)",
+    )
+    for i, entry in enumerate(section["table1"]["datasets"]):
+        total = _n_samples(entry, datasets)
+        checks.check_at_most(
+            entry["n_train"] + entry["n_test"],
+            total,
+            f"sunyao.table1.datasets[{i}].n_test",
+            f"the {total} examples of dataset {entry['name']!r} (as n_train + n_test)",
+        )
+        checks.check_at_most(
+            cv["folds"],
+            min(entry["n_train"], cv["subset"]),
+            "sunyao.cv.folds",
+            f"the {entry['n_train']} training examples of {entry['name']!r}",
+        )
+    f1 = fig1(section)
+    if f1:
+        total = _n_samples(f1, datasets)
+        checks.check_at_most(
+            max(f1["train_sizes"]) + f1["n_test"],
+            total,
+            "sunyao.fig1.train_sizes",
+            f"the {total} examples of dataset {f1['dataset']!r} (as the largest train size + "
+            "n_test)",
+        )
 
 
 def table1(section: dict) -> dict:
