@@ -120,9 +120,7 @@ def differences(run_a: Path, run_b: Path) -> list[str]:
     for name in sorted(tables_a & tables_b):
         a, b = deterministic_rows(run_a / name), deterministic_rows(run_b / name)
         if a != b:
-            first = next(
-                (i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b))
-            )
+            first = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
             out.append(f"{name}: differs from row {first}")
     return out
 

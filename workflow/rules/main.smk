@@ -39,8 +39,12 @@ rule main_alpha:
         settings=lambda wc: alpha_settings(MAIN),
     run:
         from rlsbench.benchmark.protocol import alpha_job
+        from rlsbench.benchmark.workflow import job_failure
 
-        alpha_job(input[0], wildcards.fold, params.settings, output[0], log[0], threads)
+        try:
+            alpha_job(input[0], wildcards.fold, params.settings, output[0], log[0], threads)
+        except Exception as exc:  # one line for the user, not the library's frames
+            raise job_failure(rule, exc, log[0]) from None
 
 
 rule main_select:
@@ -62,18 +66,22 @@ rule main_select:
         settings=lambda wc: job_settings(MAIN, wc.dataset),
     run:
         from rlsbench.benchmark.protocol import select_job
+        from rlsbench.benchmark.workflow import job_failure
 
-        select_job(
-            input.dataset,
-            wildcards.method,
-            wildcards.fold,
-            wildcards.seed,
-            input.alpha,
-            params.settings,
-            output[0],
-            log[0],
-            threads,
-        )
+        try:
+            select_job(
+                input.dataset,
+                wildcards.method,
+                wildcards.fold,
+                wildcards.seed,
+                input.alpha,
+                params.settings,
+                output[0],
+                log[0],
+                threads,
+            )
+        except Exception as exc:  # one line for the user, not the library's frames
+            raise job_failure(rule, exc, log[0]) from None
 
 
 rule main_aggregate:
