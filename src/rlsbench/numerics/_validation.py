@@ -27,6 +27,9 @@ def check_X_y(X, y):
     X : ndarray of shape (n_samples, n_features), float64
     y : ndarray of shape (n_samples,) or (n_samples, n_targets), float64
     """
+    if np.ndim(X) != 2:
+        # before check_array, whose message dumps the whole array over several lines
+        raise ValueError(f"X must be 2-d (n_samples, n_features), got shape {np.shape(X)}")
     X = check_array(X, dtype=np.float64, input_name="X", ensure_min_samples=2)
     y = check_array(y, dtype=np.float64, input_name="y", ensure_2d=False)
     if y.ndim not in (1, 2):

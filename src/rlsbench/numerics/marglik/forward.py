@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numbers
+
 import numpy as np
 
 
@@ -96,6 +98,10 @@ def _forward(design, t, k_max, lam, sigma2, forced=(), stop_on_no_gain=False):
     n, m = design.n_samples, design.n_basis
     if t.shape != (n,):
         raise ValueError(f"t must have shape ({n},), got {t.shape}")
+    if not np.all(np.isfinite(t)):
+        raise ValueError("t must be finite; it holds NaN or infinity")
+    if isinstance(k_max, bool) or not isinstance(k_max, numbers.Integral):
+        raise ValueError(f"k_max must be an integer, got {k_max!r}")
     if not (lam > 0 and np.isfinite(lam)):
         raise ValueError(f"lam must be a positive finite number, got {lam!r}")
     if not (sigma2 > 0 and np.isfinite(sigma2)):
@@ -215,6 +221,9 @@ def forward_marglik(H, t, k_max, lam, *, sigma2=1.0, forced=(), stop_on_no_gain=
     ----------
     P. Sun and X. Yao. Efficient forward regression with marginal likelihood. ESANN 2006.
     """
+    from sklearn.utils import check_array
+
+    H = check_array(H, dtype=np.float64, input_name="H")
     return _forward(ExplicitDesign(H), t, k_max, lam, float(sigma2), forced, stop_on_no_gain)
 
 

@@ -177,6 +177,11 @@ def fold_statistics(X, y, folds, *, sample_weight=None) -> FoldStats:
     Y = as_2d_targets(y)
     if X.ndim != 2 or Y.shape[0] != X.shape[0]:
         raise ValueError(f"X must be (n_samples, n_features) matching y; got {X.shape}, {Y.shape}")
+    if X.shape[1] == 0:
+        raise ValueError("X has no features (columns)")
+    for name, values in (("X", X), ("y", Y)):
+        if not np.all(np.isfinite(values)):
+            raise ValueError(f"{name} must be finite; it holds NaN or infinity")
     folds = _check_folds(folds, X.shape[0])
     if sample_weight is not None:
         s = np.sqrt(np.asarray(sample_weight, dtype=np.float64))

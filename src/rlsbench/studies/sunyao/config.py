@@ -36,6 +36,7 @@ def _check_dataset(entry: dict, key: str, datasets: Mapping) -> None:
 def check(section: dict, datasets: Mapping) -> None:
     """Table 1's dataset names are unique; a ``prepared`` dataset is a regression dataset of
     the registry. Raises ConfigError naming the key."""
+    check_sizes(section, datasets)
     seen = set()
     for i, entry in enumerate(section["table1"]["datasets"]):
         key = f"sunyao.table1.datasets[{i}]"
@@ -45,7 +46,6 @@ def check(section: dict, datasets: Mapping) -> None:
         _check_dataset(entry, f"{key}.name", datasets)
     if fig1(section):
         _check_dataset(section["fig1"], "sunyao.fig1.dataset", datasets)
-    check_sizes(section, datasets)
 
 
 def _n_samples(entry: dict, datasets: Mapping) -> int | None:
