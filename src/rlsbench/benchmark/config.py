@@ -10,16 +10,35 @@ The workflow's config has one section per part (``main``, ``scaling``, ``butenee
    exist in the dataset registry or among the installed methods, sizes that must fit a
    dataset. It raises :class:`ConfigError` naming the config key.
 
-Both happen when the workflow is parsed, so a bad config stops before any job runs.
+Both happen when the workflow is parsed, so a bad config stops before any job runs; the rule
+files read the config inside :func:`config_errors_end_the_run`, so that it stops with the
+error's one line (exit status 1), not a traceback.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping
 
 
 class ConfigError(ValueError):
     """A config value that is wrong; the message starts with ``config key <key>:``."""
+
+
+@contextlib.contextmanager
+def config_errors_end_the_run():
+    """A :class:`ConfigError` (or the :class:`~rlsbench.benchmark.datasets.errors.DatasetError`
+    of a bad user registry) raised inside ends the process with its message alone.
+
+    For the Snakefile's parse: Snakemake prints an exception with the frames of the library
+    that raised it, but a ``SystemExit`` with its one line and exit status 1.
+    """
+    from rlsbench.benchmark.datasets.errors import DatasetError
+
+    try:
+        yield
+    except (ConfigError, DatasetError) as exc:
+        raise SystemExit(" ".join(str(exc).split("\n"))) from None
 
 
 def _closest(error):
