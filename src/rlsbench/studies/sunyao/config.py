@@ -66,6 +66,7 @@ def check_sizes(section: dict, datasets: Mapping) -> None:
         f"the {cv['subset']} examples of the CV subset (sunyao.cv.subset)",
     )
     for i, entry in enumerate(section["table1"]["datasets"]):
+        _check_dataset(entry, f"sunyao.table1.datasets[{i}].name", datasets)  # names first
         total = _n_samples(entry, datasets)
         checks.check_at_most(
             entry["n_train"] + entry["n_test"],
@@ -81,6 +82,7 @@ def check_sizes(section: dict, datasets: Mapping) -> None:
         )
     f1 = fig1(section)
     if f1:
+        _check_dataset(f1, "sunyao.fig1.dataset", datasets)
         total = _n_samples(f1, datasets)
         checks.check_at_most(
             max(f1["train_sizes"]) + f1["n_test"],
