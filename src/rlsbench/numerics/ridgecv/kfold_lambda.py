@@ -21,6 +21,8 @@ import scipy.linalg
 from sklearn.linear_model import Ridge
 from sklearn.model_selection import KFold
 
+from rlsbench.numerics._validation import check_numeric
+
 LAMBDA_METHODS = ("naive", "covariance", "eigen")
 
 
@@ -173,7 +175,7 @@ def fold_statistics(X, y, folds, *, sample_weight=None) -> FoldStats:
     FoldStats
         Costs O(N² M) once; everything after is independent of M.
     """
-    X = np.asarray(X, dtype=np.float64)
+    X = check_numeric(X, "X", ensure_all_finite=False, ensure_min_features=0)
     Y = as_2d_targets(y)
     if X.ndim != 2 or Y.shape[0] != X.shape[0]:
         raise ValueError(f"X must be (n_samples, n_features) matching y; got {X.shape}, {Y.shape}")
