@@ -525,6 +525,52 @@ def test_agreement_rule_fails_on_a_tampered_selection(tiny_run):
     record_path.write_text(json.dumps(record))
     result = _snakemake(tiny_run, "scaling_all")
     assert result.returncode != 0
-    log = (out / "logs" / "agreement.log").read_text()
-    assert "SelectionDisagreement" in log and "lowrank_lssvm/t1" in log
+    # one line on stderr and in the log; the traceback in a file of its own
+    line = next(x for x in result.stderr.splitlines() if x.startswith("rule scaling_agreement:"))
+    assert "selection(s) differ where the methods must agree: m=24 n=6 k=2" in line
+    assert "lowrank_lssvm/t1 vs greedy_rls/t1" in line
+    assert line in (out / "logs" / "agreement.log").read_text()
+    assert "SelectionDisagreement" in (out / "logs" / "agreement.log.traceback").read_text()
+    assert "Traceback" not in result.stderr
     assert not (out / "tables" / "agreement.csv").exists()
+
+
+def test_a_point_past_its_hard_limit_fails_its_job_instead_of_becoming_a_row(tmp_path, monkeypatch):
+    from rlsbench.studies.scaling import experiment, jobs
+
+    def slow(X, y, k, alpha, threads):
+        if len(X) < 20:  # the warm-up on a tiny problem, outside the limit
+            return np.arange(k)
+        deadline = time.perf_counter() + 30
+        while time.perf_counter() < deadline:
+            sum(range(1000))
+        return np.arange(k)
+
+    method = experiment.SCALING_METHODS["greedy_rls"]
+    monkeypatch.setitem(
+        experiment.SCALING_METHODS,
+        "greedy_rls",
+        experiment.dataclasses.replace(method, select=slow),
+    )
+    point = Point("greedy_rls", 1, 20, 5, 2, vary="m")
+    settings = {
+        "alpha": 1.0,
+        "seed": 0,
+        "timeout_s": 0.3,
+        "timeout_key": "scaling.budget.timeout_s",
+    }
+    record = tmp_path / "point.json"
+    with pytest.raises(JobError, match=r"hard time limit of 0.3 s .*scaling\.budget\.timeout_s"):
+        jobs.point_job(str(record), point=job_fields(point), settings=settings, threads=1)
+    assert not record.exists()
+
+
+def job_fields(point):
+    return {
+        "method": point.method,
+        "threads": point.threads,
+        "m": point.m,
+        "n": point.n,
+        "k": point.k,
+        "vary": point.vary,
+    }

@@ -126,7 +126,10 @@ def failure_line(rule: str, exc: BaseException, log_path=None) -> str:
     str
         ``rule <rule>: <message>`` on one line (a multi-line message is joined with "; ").
     """
-    message = "; ".join(line.strip() for line in str(exc).splitlines() if line.strip())
+    message = ""
+    for line in (line.strip() for line in str(exc).splitlines()):
+        if line:
+            message += ("" if not message else " " if message.endswith(":") else "; ") + line
     if not isinstance(exc, (JobError, ConfigError, DatasetError)):
         message = f"{type(exc).__name__}: {message}" if message else type(exc).__name__
     line = f"rule {rule}: {message}"
