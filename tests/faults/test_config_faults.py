@@ -347,3 +347,32 @@ def test_the_dry_run_stops_with_the_one_line_and_no_job(case, tmp_path):
     assert len(lines) == 1 and re.search(message, lines[0]), out[-3000:]
     assert "Traceback" not in out and 'File "' not in out
     assert "Job stats" not in out and not (tmp_path / "results").exists()
+
+
+def test_a_target_of_a_dataset_the_run_does_not_name_has_no_rule(tmp_path):
+    """Not a misleading "missing input file results/datasets/prepared/wien.npz"."""
+    config = edited(_set(("main", "datasets"), ["wine"]))
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "config.yaml").write_text(yaml.safe_dump(config))
+    target = "results/runs/default/main/alpha/wien/fold0.json"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "snakemake",
+            "-s",
+            str(REPO / "Snakefile"),
+            "-n",
+            "--cores",
+            "1",
+            "--directory",
+            str(tmp_path),
+            target,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1
+    assert f"No rule to produce {target}" in out and "Missing input" not in out, out[-2000:]

@@ -12,6 +12,9 @@ MAIN = part_section("main", main_config.check)
 MAIN_DIR = f"{RUNDIR}/main"
 MAIN_OUTPUTS = [f"{MAIN_DIR}/{name}" for name in main_config.outputs(MAIN)]
 MAIN_TARGETS = MAIN_OUTPUTS if MAIN else []
+# a file of a dataset or method the run does not name has no rule (not a missing input)
+MAIN_DATASETS = main_config.names_pattern(MAIN.get("datasets", []))
+MAIN_METHODS = main_config.names_pattern(MAIN.get("methods", []))
 
 
 wildcard_constraints:
@@ -30,6 +33,8 @@ rule main_alpha:
         f"{MAIN_DIR}/logs/alpha/{{dataset}}/fold{{fold}}.log",
     benchmark:
         f"{MAIN_DIR}/benchmarks/alpha/{{dataset}}/fold{{fold}}.tsv"
+    wildcard_constraints:
+        dataset=MAIN_DATASETS,
     threads: MAIN.get("threads", 1)
     resources:
         mem_mb=lambda wc: main_config.alpha_mem_mb(MAIN, DATASET_REGISTRY, wc.dataset),
@@ -57,6 +62,9 @@ rule main_select:
         f"{MAIN_DIR}/logs/select/{{dataset}}/{{method}}/fold{{fold}}-seed{{seed}}.log",
     benchmark:
         f"{MAIN_DIR}/benchmarks/select/{{dataset}}/{{method}}/fold{{fold}}-seed{{seed}}.tsv"
+    wildcard_constraints:
+        dataset=MAIN_DATASETS,
+        method=MAIN_METHODS,
     threads: MAIN.get("threads", 1)
     resources:
         mem_mb=lambda wc: main_config.select_mem_mb(MAIN, DATASET_REGISTRY, wc.dataset, wc.method),
@@ -197,6 +205,8 @@ rule main_figures:
         ),
     log:
         f"{MAIN_DIR}/logs/figures/{{dataset}}.log",
+    wildcard_constraints:
+        dataset=MAIN_DATASETS,
     conda:
         "../../environment.yml"
     params:

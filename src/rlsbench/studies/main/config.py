@@ -11,6 +11,7 @@ complexity, which the SLURM profile turns into sbatch options.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 
 from rlsbench.benchmark import config as checks
@@ -97,6 +98,11 @@ def check_grids_and_folds(main: dict, datasets: Mapping) -> None:
                 raise ConfigError(
                     f"config key main.time_budget_s.{name}: {name!r} is not in main.methods"
                 )
+
+
+def names_pattern(names) -> str:
+    """A wildcard constraint matching exactly ``names`` (nothing when there are none)."""
+    return "|".join(re.escape(name) for name in names) or "(?!)"
 
 
 def seeds(main: dict, method: str) -> list[int]:
