@@ -18,13 +18,15 @@ $(BIN)/rlsbench: pyproject.toml $(LOCK)
 
 install: $(BIN)/rlsbench
 
-# Regenerate the lock after changing a dependency range in pyproject.toml (needs PyPI).
+# Regenerate the lock after changing a dependency range in pyproject.toml (needs PyPI); pins
+# that still satisfy the ranges are kept, `make lock UPGRADE=1` moves every pin to the newest.
 .PHONY: lock
 lock:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet uv
 	$(BIN)/uv pip compile pyproject.toml --extra test --extra lint \
-		--universal --python-version 3.11 --generate-hashes --upgrade --output-file $(LOCK)
+		--universal --python-version 3.11 --generate-hashes $(if $(UPGRADE),--upgrade) \
+		--output-file $(LOCK)
 
 test: install
 	$(BIN)/python -m pytest -n 2 --dist loadfile tests
@@ -36,10 +38,8 @@ lint: install
 	$(BIN)/snakefmt --check Snakefile workflow/
 
 # Every part on the embedded default config (no network needed), then the HTML report.
-# --force-use-threads: the main part's many small jobs are `run:` calls into the library;
-# threads spare each of them a fresh Snakemake process (seconds of start-up per job).
 reproduce: install
-	$(BIN)/snakemake --cores $(CORES) --force-use-threads --configfile config/config.yaml
+	$(BIN)/snakemake --cores $(CORES) --configfile config/config.yaml
 	$(BIN)/snakemake --cores $(CORES) --configfile config/config.yaml --report results/report.html
 
 bench: install

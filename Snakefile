@@ -1,11 +1,29 @@
 # rlsbench: the whole workflow. This file only sets up and includes one rule file per stage.
 # Run:  snakemake --cores N [--configfile config/paper.yaml]
+import os
+from pathlib import Path
+
 from snakemake.utils import min_version
 
 min_version("8.20")
 
+# Results record the commit of the checkout holding this workflow, also when jobs run with
+# --directory elsewhere or on cluster nodes (rlsbench.benchmark.provenance).
+os.environ.setdefault("RLSBENCH_SOURCE_DIR", workflow.basedir)
 
-configfile: "config/config.yaml"
+
+envvars:
+    "RLSBENCH_SOURCE_DIR",
+
+
+# Without --configfile the embedded default runs. A user's --configfile says on its own what
+# runs: the default is not merged under it (a part it does not name does not run), and its
+# run name defaults to the file's name (results/runs/<name>/).
+if workflow.config_settings.configfiles:
+    config.setdefault("run_name", Path(workflow.config_settings.configfiles[-1]).stem)
+else:
+
+    configfile: "config/config.yaml"
 
 
 report: "workflow/report/workflow.rst"

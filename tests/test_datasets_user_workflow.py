@@ -102,7 +102,7 @@ def test_user_datasets_download_prepare_and_run_in_the_main_part(workflow_copy, 
     assert load_prepared(workflow_copy / prepared[1]).class_counts()["+1"] == inline_pos
 
     # the main part takes the user's dataset like a built-in one
-    run = snakemake(workflow_copy, "main_all", "--force-use-threads", "--configfile", "my.yaml")
+    run = snakemake(workflow_copy, "main_all", "--configfile", "my.yaml")
     assert run.returncode == 0, run.stderr[-3000:]
     summary = pd.read_csv(workflow_copy / "results/runs/mine/main/tables/summary.csv")
     assert set(summary["dataset"]) == {"my_set"}

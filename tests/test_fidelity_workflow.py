@@ -22,7 +22,6 @@ pytestmark = pytest.mark.slow
 
 def snakemake(*args, workdir):
     cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--cores", "2"]
-    cmd += ["--force-use-threads"]  # the main part's many small jobs: no process each
     proc = subprocess.run(
         [*cmd, "--directory", str(workdir), *map(str, args)],
         cwd=REPO,

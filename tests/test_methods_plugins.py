@@ -271,7 +271,6 @@ def test_an_installed_out_of_tree_plugin_runs_in_the_workflow(tmp_path):
             str(REPO / "Snakefile"),
             "--cores",
             "2",
-            "--force-use-threads",
             "--directory",
             str(workdir),
             "main_all",

@@ -28,7 +28,7 @@ pytestmark = pytest.mark.slow
 
 
 def snakemake(*args, workdir=None, check=True):
-    cmd = [*SNAKEMAKE, "-s", str(REPO / "Snakefile"), "--cores", "2", "--force-use-threads"]
+    cmd = [*SNAKEMAKE, "-s", str(REPO / "Snakefile"), "--cores", "2"]
     if workdir is not None:
         cmd += ["--directory", str(workdir)]
     proc = subprocess.run(
@@ -48,7 +48,7 @@ def job_counts(stderr):
 def tables(rundir):
     """The deterministic part of the result tables of a run (timing columns dropped)."""
     out = {}
-    for name in ("steps", "summary", "curves"):
+    for name in ("steps", "summary", "curves", "alphas"):
         frame = pd.read_csv(rundir / "tables" / f"{name}.csv")
         out[name] = frame.drop(
             columns=[c for c in frame if c in TIMING_COLUMNS or c == "fit time (s)"]
@@ -78,15 +78,14 @@ def test_main_rule_files_are_lint_clean():
 
 
 @pytest.mark.parametrize("configfile", ["config/config.yaml", "config/paper.yaml"])
-def test_dry_run_schedules_one_job_per_dataset_method_fold_seed(configfile, tmp_path):
+def test_dry_run_schedules_one_job_per_dataset_and_method(configfile, tmp_path):
+    """Folds and seeds run inside a job (rlsbench.benchmark.parallel), not as jobs."""
     proc = snakemake("main_all", "-n", "--configfile", REPO / configfile, workdir=tmp_path)
     with open(REPO / configfile) as fh:
         main = yaml.safe_load(fh)["main"]
-    n_seeds = len(main.get("random_seeds", [0, 1, 2]))
-    per_fold = sum(n_seeds if m == "random" else 1 for m in main["methods"])
     counts = job_counts(proc.stdout + proc.stderr)
-    assert counts["main_select"] == len(main["datasets"]) * main["n_folds"] * per_fold
-    assert counts["main_alpha"] == len(main["datasets"]) * main["n_folds"]
+    assert counts["main_select"] == len(main["datasets"]) * len(main["methods"])
+    assert counts["main_alpha"] == len(main["datasets"])
     assert counts["main_figures"] == len(main["datasets"])
 
 
@@ -94,9 +93,11 @@ def test_tiny_run_writes_tidy_tables_with_provenance(tiny_run):
     _, rundir, _ = tiny_run
     steps = pd.read_csv(rundir / "tables" / "steps.csv", keep_default_na=False, na_values=[""])
     main = yaml.safe_load(TINY.read_text())["main"]
-    # one table per (dataset, method, fold, seed)
-    jobs = steps.groupby(["dataset", "method", "fold", "seed"]).ngroups
-    assert jobs == 2 * 3 * (1 + 1 + 2)
+    # a run per (dataset, method, fold, seed), one job per (dataset, method)
+    runs = steps.groupby(["dataset", "method", "fold", "seed"]).ngroups
+    assert runs == 2 * 3 * (1 + 1 + 2)
+    jobs = steps.groupby(["dataset", "method"]).ngroups
+    assert jobs == 2 * 3
     ok = steps[steps["status"] == "ok"]
     for (dataset, _, _, _), run in ok.groupby(["dataset", "method", "fold", "seed"]):
         k_max = main["k_max_per_dataset"].get(dataset, main["k_max"])
@@ -138,9 +139,19 @@ def test_tiny_run_writes_tidy_tables_with_provenance(tiny_run):
         for kind in ("test", "loo_vs_test"):
             png = rundir / "figures" / f"{kind}_{dataset}.png"
             assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    # every job has a log and a benchmark
-    assert len(list((rundir / "logs" / "select").rglob("*.log"))) == jobs
+    # every job has a log (with a progress line per fold and seed) and a benchmark
+    logs = sorted((rundir / "logs" / "select").rglob("*.log"))
+    assert len(logs) == jobs
     assert len(list((rundir / "benchmarks" / "select").rglob("*.tsv"))) == jobs
+    random_log = (rundir / "logs" / "select" / "wine" / "random.log").read_text()
+    assert "fold/seed 6/6 (fold 2 seed 1)" in random_log, random_log
+    # the λ chosen on every training split is a table of its own
+    alphas = pd.read_csv(rundir / "tables" / "alphas.csv")
+    assert len(alphas) == 2 * main["n_folds"]
+    assert set(alphas.groupby("dataset")["fold"].apply(tuple)) == {(0, 1, 2)}
+    per_job = ok.groupby(["dataset", "fold"])["alpha_protocol"].first()
+    chosen = alphas.set_index(["dataset", "fold"])["alpha"]
+    assert (per_job == chosen.loc[per_job.index]).all()
 
 
 def test_two_runs_give_identical_tables(tiny_run, tmp_path):
@@ -159,7 +170,7 @@ def test_resume_recomputes_only_the_missing_job(tiny_run, tmp_path):
     rundir = workdir / "results" / "runs" / "tiny" / "main"
     before = tables(rundir)
     # the state a kill leaves behind: one job's table missing, nothing downstream written yet
-    (rundir / "jobs" / "wine" / "greedy_rls" / "fold1-seed0.csv").unlink()
+    (rundir / "jobs" / "wine" / "greedy_rls.csv").unlink()
     shutil.rmtree(rundir / "tables")
     shutil.rmtree(rundir / "figures")
     proc = snakemake("main_all", "--configfile", TINY, workdir=workdir)
@@ -219,3 +230,17 @@ def test_publish_copies_the_run_to_the_committed_location_only_on_request(tiny_r
         "figures/loo_vs_test_breast_cancer.png",
     ):
         assert (published / name).read_bytes() == (rundir / name).read_bytes(), name
+
+
+def test_a_user_config_naming_only_main_runs_only_main(tmp_path):
+    """--configfile replaces the embedded default: parts it does not name do not run, and its
+    run goes to results/runs/<file name>/ unless it names one."""
+    config = {"main": {"enabled": True, "datasets": ["wine"], "methods": ["greedy_rls"]}}
+    path = tmp_path / "only_main.yaml"
+    path.write_text(yaml.safe_dump(config))
+    proc = snakemake("-n", "--configfile", path, workdir=tmp_path / "work")
+    counts = job_counts(proc.stdout + proc.stderr)
+    assert counts["main_select"] == 1 and counts["main_alpha"] == 1
+    parts = {rule.split("_")[0] for rule in counts}
+    assert not parts & {"scaling", "buteneers", "ramona", "sunyao"}, counts
+    assert "results/runs/only_main/main/jobs/wine/greedy_rls.csv" in proc.stdout + proc.stderr

@@ -71,15 +71,12 @@ LOCAL_PID=$!
 
 # --retries 0: a job that needs a retry is a failure here, not something to hide;
 # --slurm-keep-successful-logs: the checker reads what each SLURM job executed;
-# a short first status check: the tiny jobs take seconds, the default waits 40 s;
-# smaller batches than the profile's 10, so that the node's 2 CPUs run two batches at a time
-# while every batch still holds several jobs (2 λ searches, 4 selections).
+# a short first status check: the tiny jobs take seconds, the default waits 40 s.
 log "SLURM run (profiles/slurm) -> $WORK/slurm"
 # in the background + wait: a TERM to this script then stops it at once, not after the run
 setsid "$SNAKEMAKE" --profile profiles/slurm --configfile "$CONFIG" \
     --directory "$WORK/slurm" --retries 0 --slurm-keep-successful-logs \
     --slurm-init-seconds-before-status-checks 2 \
-    --group-components main_alpha_batch=2 main_select_batch=4 \
     -- "${TARGETS[@]}" >"$WORK/slurm.log" 2>&1 &
 SLURM_PID=$!
 if ! wait "$SLURM_PID"; then

@@ -1,8 +1,8 @@
 # The main part: the greedy RLS paper's accuracy experiment (Pahikkala et al., Section 4.2).
-# Jobs: λ by LOO grid search per training split (main_alpha), then one selection job per
-# (dataset, method, fold[, seed]) (main_select), both `run:` calls into
-# rlsbench.benchmark.protocol (hundreds of small jobs: no script start-up each). Reports: the
-# merged step table, curves, run times, summary, the paper's checks and figures.
+# Jobs: one λ search per dataset (main_alpha: LOO grid search on every training split), then
+# one selection job per (dataset, method) (main_select: every fold and seed); the folds of a
+# job run side by side on its threads (rlsbench.benchmark.parallel). Reports: the merged step
+# table, the λ chosen per fold, curves, run times, summary, the paper's checks and figures.
 #   snakemake main_all --cores 2                                  (embedded default)
 #   snakemake main_publish --cores 1 --configfile config/paper.yaml   (-> results/paper/main)
 from rlsbench.benchmark.protocol import alpha_settings, job_settings
@@ -20,76 +20,82 @@ MAIN_METHODS = main_config.names_pattern(MAIN.get("methods", []))
 wildcard_constraints:
     dataset=r"[^/]+",
     method=r"[^/]+",
-    fold=r"\d+",
-    seed=r"\d+",
 
 
 rule main_alpha:
     input:
-        prepared("{dataset}"),
+        data=prepared("{dataset}"),
     output:
-        f"{MAIN_DIR}/alpha/{{dataset}}/fold{{fold}}.json",
+        table=f"{MAIN_DIR}/alpha/{{dataset}}.csv",
     log:
-        f"{MAIN_DIR}/logs/alpha/{{dataset}}/fold{{fold}}.log",
+        f"{MAIN_DIR}/logs/alpha/{{dataset}}.log",
     benchmark:
-        f"{MAIN_DIR}/benchmarks/alpha/{{dataset}}/fold{{fold}}.tsv"
+        f"{MAIN_DIR}/benchmarks/alpha/{{dataset}}.tsv"
     wildcard_constraints:
         dataset=MAIN_DATASETS,
-    threads: MAIN.get("threads", 1)
+    conda:
+        "../../environment.yml"
+    threads: MAIN.get("threads", 2)
     resources:
-        mem_mb=lambda wc: main_config.alpha_mem_mb(MAIN, DATASET_REGISTRY, wc.dataset),
-        runtime=lambda wc: main_config.alpha_runtime(MAIN, DATASET_REGISTRY, wc.dataset),
+        mem_mb=lambda wc, threads: main_config.alpha_mem_mb(
+            MAIN, DATASET_REGISTRY, wc.dataset, threads
+        ),
+        runtime=lambda wc, threads: main_config.alpha_runtime(
+            MAIN, DATASET_REGISTRY, wc.dataset, threads
+        ),
     params:
+        function="rlsbench.benchmark.protocol.alpha_job",
         # the settings a λ search depends on (budgets or k caps do not re-run it)
-        settings=lambda wc: alpha_settings(MAIN),
-    run:
-        from rlsbench.benchmark.protocol import alpha_job
-        from rlsbench.benchmark.workflow import job_failure
-
-        try:
-            alpha_job(input[0], wildcards.fold, params.settings, output[0], log[0], threads)
-        except Exception as exc:  # one line for the user, not the library's frames
-            raise job_failure(rule, exc, log[0]) from None
+        settings=alpha_settings(MAIN),
+    script:
+        CALL
 
 
 rule main_select:
     input:
-        dataset=prepared("{dataset}"),
-        alpha=f"{MAIN_DIR}/alpha/{{dataset}}/fold{{fold}}.json",
+        data=prepared("{dataset}"),
+        alphas=rules.main_alpha.output.table,
     output:
-        f"{MAIN_DIR}/jobs/{{dataset}}/{{method}}/fold{{fold}}-seed{{seed}}.csv",
+        table=f"{MAIN_DIR}/jobs/{{dataset}}/{{method}}.csv",
     log:
-        f"{MAIN_DIR}/logs/select/{{dataset}}/{{method}}/fold{{fold}}-seed{{seed}}.log",
+        f"{MAIN_DIR}/logs/select/{{dataset}}/{{method}}.log",
     benchmark:
-        f"{MAIN_DIR}/benchmarks/select/{{dataset}}/{{method}}/fold{{fold}}-seed{{seed}}.tsv"
+        f"{MAIN_DIR}/benchmarks/select/{{dataset}}/{{method}}.tsv"
     wildcard_constraints:
         dataset=MAIN_DATASETS,
         method=MAIN_METHODS,
-    threads: MAIN.get("threads", 1)
+    conda:
+        "../../environment.yml"
+    threads: MAIN.get("threads", 2)
     resources:
-        mem_mb=lambda wc: main_config.select_mem_mb(MAIN, DATASET_REGISTRY, wc.dataset, wc.method),
-        runtime=lambda wc: main_config.select_runtime(MAIN, DATASET_REGISTRY, wc.dataset, wc.method),
+        mem_mb=lambda wc, threads: main_config.select_mem_mb(
+            MAIN, DATASET_REGISTRY, wc.dataset, wc.method, threads
+        ),
+        runtime=lambda wc, threads: main_config.select_runtime(
+            MAIN, DATASET_REGISTRY, wc.dataset, wc.method, threads
+        ),
     params:
+        function="rlsbench.benchmark.protocol.select_job",
+        method="{method}",
         # the settings one dataset's jobs depend on (a change re-runs only those jobs)
         settings=lambda wc: job_settings(MAIN, wc.dataset),
-    run:
-        from rlsbench.benchmark.protocol import select_job
-        from rlsbench.benchmark.workflow import job_failure
+    script:
+        CALL
 
-        try:
-            select_job(
-                input.dataset,
-                wildcards.method,
-                wildcards.fold,
-                wildcards.seed,
-                input.alpha,
-                params.settings,
-                output[0],
-                log[0],
-                threads,
-            )
-        except Exception as exc:  # one line for the user, not the library's frames
-            raise job_failure(rule, exc, log[0]) from None
+
+rule main_alphas:
+    input:
+        tables=lambda wc: main_config.alpha_tables(MAIN, MAIN_DIR),
+    output:
+        alphas=f"{MAIN_DIR}/tables/alphas.csv",
+    log:
+        f"{MAIN_DIR}/logs/alphas.log",
+    conda:
+        "../../environment.yml"
+    params:
+        function="rlsbench.benchmark.results.alphas_job",
+    script:
+        CALL
 
 
 rule main_aggregate:

@@ -325,6 +325,7 @@ def _one_line(text: str) -> str:
 
 def main(argv=None) -> int:
     from rlsbench.benchmark.datasets import DatasetError
+    from rlsbench.benchmark.progress import terminal_bars
 
     args = build_parser().parse_args(argv)
     logging.basicConfig(
@@ -332,7 +333,9 @@ def main(argv=None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     try:
-        return args.func(args)
+        # progress bars for downloads on a terminal only (never in logs or pipes)
+        with terminal_bars():
+            return args.func(args)
     except DatasetError as exc:
         print(f"rlsbench: error: {exc}", file=sys.stderr)
         return 1

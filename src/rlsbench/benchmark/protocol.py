@@ -10,12 +10,13 @@ For one dataset, one selection method and one cross-validation fold:
    estimate on the training split, the feature chosen, λ and the elapsed time.
 
 Everything here takes arrays and returns arrays or plain records; the Snakemake rules
-(``workflow/rules/main.smk``) only call :func:`alpha_job` and :func:`select_job`.
+(``workflow/rules/main.smk``) only call :func:`alpha_job` (every fold of one dataset) and
+:func:`select_job` (every fold and seed of one dataset and method), whose folds run side by
+side on the job's threads (:mod:`rlsbench.benchmark.parallel`).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 from dataclasses import dataclass
@@ -471,10 +472,6 @@ def _loo_varying_alpha(X, Y, path, bias):
         yield last
 
 
-def alpha_record_json(record) -> str:
-    return json.dumps(record, sort_keys=True, indent=1)
-
-
 # ---------------------------------------------------------------------------------------------
 # Snakemake entry points (workflow/rules/main.smk): file in, file out, atomically.
 # ---------------------------------------------------------------------------------------------
@@ -482,6 +479,7 @@ def alpha_record_json(record) -> str:
 JOB_KEYS = (
     "n_folds",
     "cv_seed",
+    "random_seeds",
     "alphas",
     "criterion",
     "bias",
@@ -511,60 +509,134 @@ def job_settings(main, dataset_name):
     return settings
 
 
-def cap_threads(threads):
-    """Cap BLAS/OpenMP threads of this process to the job's ``threads``.
+def method_seeds(main, method_name):
+    """Seeds a method runs with: every ``main.random_seeds`` for a randomized method, else
+    ``main.cv_seed`` alone."""
+    from rlsbench.benchmark.methods import get_method
 
-    Not a context manager on purpose: with ``--force-use-threads`` several jobs share one
-    process, and nested enter/exit pairs of concurrent jobs would restore the wrong limits.
-    Every job of the main part uses the same ``main.threads``.
+    return list(main["random_seeds"]) if get_method(method_name).randomized else [main["cv_seed"]]
+
+
+#: Estimated flops of a job above which its tasks run in joblib workers; below, one after
+#: another in the job's process (a worker start costs more than such a job).
+PARALLEL_MIN_FLOPS = 4e9
+
+
+def _alpha_task(dataset, fold, main, n_jobs=1):
+    record = run_alpha_job(dataset, fold, main)
+    return {"dataset": dataset.name, "fold": int(fold), **record}
+
+
+def _select_task(dataset, method_name, fold, seed, alpha_record, main, n_jobs=1):
+    return run_select_job(dataset, method_name, fold, seed, alpha_record, main, n_jobs=n_jobs)
+
+
+def _fold_shape(dataset, main):
+    m = math.ceil(dataset.X.shape[0] * (main["n_folds"] - 1) / main["n_folds"])
+    return m, dataset.X.shape[1]
+
+
+def alpha_job(data, table, *, settings, threads=1):
+    """λ of every fold of one dataset by the LOO grid search (:func:`run_alpha_job`).
+
+    Parameters
+    ----------
+    data : str
+        Prepared dataset (``.npz``).
+    table : str
+        Output CSV: one row per fold (``dataset, fold, alpha, alpha_index, alpha_time_s``).
+    settings : dict
+        :func:`alpha_settings` of the ``main`` section.
+    threads : int
+        Threads of the job; folds run side by side (:func:`rlsbench.benchmark.parallel.map_tasks`).
     """
-    from threadpoolctl import threadpool_limits
-
-    threadpool_limits(limits=int(threads))
-
-
-def _log_line(log_path, text):
-    with open(log_path, "a") as fh:
-        fh.write(text.rstrip("\n") + "\n")
-
-
-def alpha_job(dataset_path, fold, settings, out, log_path, threads=1):
-    """Write the λ record (JSON) of one fold; see :func:`run_alpha_job`."""
-    from rlsbench.benchmark._io import atomic_write_text
     from rlsbench.benchmark.datasets import load_prepared
-
-    open(log_path, "w").close()
-    dataset = load_prepared(dataset_path)
-    cap_threads(threads)
-    record = run_alpha_job(dataset, int(fold), settings)
-    _log_line(log_path, f"{dataset.name} fold {fold}: alpha = {record['alpha']!r}")
-    atomic_write_text(out, alpha_record_json(record))
-
-
-def select_job(
-    dataset_path, method_name, fold, seed, alpha_path, settings, out, log_path, threads=1
-):
-    """Write the tidy table (CSV) of one (dataset, method, fold, seed) job."""
-    from rlsbench.benchmark.datasets import load_prepared
+    from rlsbench.benchmark.parallel import map_tasks
     from rlsbench.benchmark.results import write_table
 
-    open(log_path, "w").close()
-    dataset = load_prepared(dataset_path)
-    with open(alpha_path) as fh:
-        alpha_record = json.load(fh)
-    cap_threads(threads)
-    rows = run_select_job(
-        dataset, method_name, int(fold), int(seed), alpha_record, settings, n_jobs=threads
+    dataset = load_prepared(data)
+    m, n = _fold_shape(dataset, settings)
+    flops = 2.0 * m * n * min(m, n) * settings["n_folds"]
+    rows = map_tasks(
+        _alpha_task,
+        [(dataset, fold, settings) for fold in range(settings["n_folds"])],
+        n_jobs=threads,
+        what=f"{dataset.name} λ search, fold",
+        label=lambda task: f"fold {task[1]}",
+        parallel=flops > PARALLEL_MIN_FLOPS,
     )
-    first = rows[0]
-    if first["status"] == "skipped":
-        _log_line(log_path, f"skipped: {first['reason']}")
-    else:
-        _log_line(
-            log_path,
-            f"{dataset.name} {method_name} fold {fold} seed {seed}: {len(rows)} steps, "
-            f"alpha={first['alpha_protocol']!r}, fit {first['fit_time_s']:.3f} s, "
-            f"final test accuracy {rows[-1]['test_accuracy']:.4f}, "
-            f"final test mse {rows[-1]['test_mse']:.4f}",
-        )
-    write_table(rows, out)
+    for row in rows:
+        log.info("%s fold %d: alpha = %r", dataset.name, row["fold"], row["alpha"])
+    write_table(rows, table)
+
+
+def read_alphas(path):
+    """{fold: λ record} from an :func:`alpha_job` table."""
+    import pandas as pd
+
+    frame = pd.read_csv(path)
+    return {int(r["fold"]): r for r in frame.to_dict("records")}
+
+
+def select_job(data, alphas, table, *, method, settings, threads=1):
+    """Every fold (and seed) of one (dataset, method): the tidy step table of
+    :func:`run_select_job` for each, in (fold, seed) order, in one CSV.
+
+    Parameters
+    ----------
+    data : str
+        Prepared dataset (``.npz``).
+    alphas : str
+        The dataset's λ table (:func:`alpha_job`).
+    table : str
+        Output CSV.
+    method : str
+        Method name.
+    settings : dict
+        :func:`job_settings` of the ``main`` section for this dataset.
+    threads : int
+        Threads of the job; (fold, seed) tasks run side by side.
+    """
+    from rlsbench.benchmark.datasets import load_prepared
+    from rlsbench.benchmark.methods import get_method
+    from rlsbench.benchmark.parallel import map_tasks
+    from rlsbench.benchmark.results import write_table
+
+    dataset = load_prepared(data)
+    records = read_alphas(alphas)
+    tasks = [
+        (dataset, method, fold, seed, records[fold], settings)
+        for fold in range(settings["n_folds"])
+        for seed in method_seeds(settings, method)
+    ]
+    m, n = _fold_shape(dataset, settings)
+    k = min(k_max_for(settings, dataset.name, n), n)
+    t = len(np.unique(dataset.y)) if dataset.task == "multiclass" else 1
+    flops = estimate_flops(get_method(method), m, n, k, t) * len(tasks)
+    results = map_tasks(
+        _select_task,
+        tasks,
+        n_jobs=threads,
+        what=f"{dataset.name} {method}, fold/seed",
+        label=lambda task: f"fold {task[2]} seed {task[3]}",
+        parallel=flops > PARALLEL_MIN_FLOPS,
+    )
+    rows = []
+    for (_, _, fold, seed, _, _), task_rows in zip(tasks, results, strict=True):
+        first, last = task_rows[0], task_rows[-1]
+        if first["status"] == "skipped":
+            log.info("fold %d seed %d: skipped: %s", fold, seed, first["reason"])
+        else:
+            log.info(
+                "fold %d seed %d: %d steps, alpha=%r, fit %.3f s, final test accuracy %.4f, "
+                "final test mse %.4f",
+                fold,
+                seed,
+                len(task_rows),
+                first["alpha_protocol"],
+                first["fit_time_s"],
+                last["test_accuracy"],
+                last["test_mse"],
+            )
+        rows.extend(task_rows)
+    write_table(rows, table)

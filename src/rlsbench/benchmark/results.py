@@ -183,20 +183,21 @@ def runtime_table(benchmark_paths, prefix):
     Parameters
     ----------
     benchmark_paths : list of str
-        ``<prefix>alpha/<dataset>/fold<f>.tsv`` and
-        ``<prefix>select/<dataset>/<method>/fold<f>-seed<s>.tsv``.
+        ``<prefix>alpha/<dataset>.tsv`` (every fold's λ search of a dataset) and
+        ``<prefix>select/<dataset>/<method>.tsv`` (every fold and seed of a method).
     prefix : str
 
     Returns
     -------
     pandas.DataFrame
-        Per (stage, dataset, method): jobs, total and mean seconds, max RSS (MB); a final
+        Per (stage, dataset, method): jobs, total and mean seconds, max RSS (MB: the job's
+        process and its workers, as Snakemake's ``benchmark:`` measures them); a final
         ``all`` row with the total job seconds and the span from the first job's start to the
         last job's end (end = benchmark file time, start = end − s).
     """
     rows = []
     for path in benchmark_paths:
-        parts = str(path)[len(prefix) :].split("/")
+        parts = str(path)[len(prefix) :].removesuffix(".tsv").split("/")
         bench = pd.read_csv(path, sep="\t")
         end = os.path.getmtime(path)
         seconds = float(bench["s"].iloc[0])
@@ -245,6 +246,15 @@ def aggregate_job(tables, steps):
     """Merge the per-job tables (list of paths) into the step table ``steps``."""
     frame = merge_tables(tables, steps)
     log.info("merged %d job tables, %d rows", len(tables), len(frame))
+
+
+def alphas_job(tables, alphas):
+    """The λ chosen on every training split: the λ-search jobs' tables in one CSV, sorted by
+    dataset and fold."""
+    frame = pd.concat([pd.read_csv(p) for p in tables], ignore_index=True)
+    frame = frame.sort_values(["dataset", "fold"], kind="mergesort").reset_index(drop=True)
+    write_csv(frame, alphas)
+    log.info("λ of %d folds of %d dataset(s)", len(frame), frame["dataset"].nunique())
 
 
 def curves_job(steps, curves):

@@ -1,8 +1,7 @@
 """The bridge between a Snakemake rule and the library or study function it runs.
 
-Every rule that runs Python (bar the main part's many small selection jobs, which call
-:mod:`rlsbench.benchmark.protocol` from ``run:``) names its function and runs the one generic
-script ``workflow/scripts/call.py``::
+Every rule that runs Python names its function and runs the one generic script
+``workflow/scripts/call.py``::
 
     rule ramona_toy:
         output:
@@ -26,12 +25,11 @@ the job with one line on stderr and in the log, ``rule <name>: <what is wrong>``
 status 1. An error of :data:`KNOWN_ERRORS` (a bad config, a bad input file, a failed check, a
 value the library refuses, the file system refusing a write) is that line alone; anything
 else is an internal error, and the line says where its traceback was written
-(``<log>.traceback``). The main part's ``run:`` rules do the same with :func:`job_failure`.
+(``<log>.traceback``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import inspect
 import logging
@@ -147,19 +145,6 @@ def failure_line(rule: str, exc: BaseException, log_path=None) -> str:
                 else " (internal error, please report it)"
             )
     return line
-
-
-def job_failure(rule: str, exc: BaseException, log_path=None):
-    """The error a ``run:`` rule raises instead of ``exc``, from the Snakefile's own frame
-    (``raise job_failure(rule, exc, log[0]) from None``), so that Snakemake shows one line
-    and where the rule is, not the library's frames. The line is also appended to the log."""
-    from snakemake.exceptions import WorkflowError
-
-    line = failure_line(rule, exc, log_path)
-    if log_path:
-        with contextlib.suppress(OSError), open(log_path, "a") as fh:
-            fh.write(line + "\n")
-    return WorkflowError(line)
 
 
 def run_rule(smk) -> None:

@@ -28,6 +28,7 @@ from rlsbench.benchmark.datasets.errors import DownloadError, IntegrityError
 from rlsbench.benchmark.datasets.integrity import make_readable, sha256_file, verify_file
 from rlsbench.benchmark.datasets.locking import dataset_lock
 from rlsbench.benchmark.datasets.registry import DatasetSpec, FileSpec
+from rlsbench.benchmark.progress import transfer_bar
 
 log = logging.getLogger("rlsbench.benchmark.datasets")
 
@@ -102,16 +103,22 @@ def _fetch_once(url: str, dest: Path, timeout: float, stop=None) -> None:
             # between the small pieces a trickling server sends
             read = getattr(response, "read1", response.read)
             received = 0
-            with open(dest, "wb") as out:
-                while chunk := read(_CHUNK):
-                    out.write(chunk)
-                    received += len(chunk)
-                    if _remaining(stop) <= 0:
-                        raise _Failure(
-                            f"overall download deadline exceeded after {received} bytes "
-                            "(the server is too slow; raise the deadline to wait longer)",
-                            False,
-                        )
+            total = int(expected) if expected is not None and expected.isdigit() else None
+            bar = transfer_bar(Path(urllib.parse.urlsplit(url).path).name or url, total)
+            try:
+                with open(dest, "wb") as out:
+                    while chunk := read(_CHUNK):
+                        out.write(chunk)
+                        received += len(chunk)
+                        bar.update(len(chunk))
+                        if _remaining(stop) <= 0:
+                            raise _Failure(
+                                f"overall download deadline exceeded after {received} bytes "
+                                "(the server is too slow; raise the deadline to wait longer)",
+                                False,
+                            )
+            finally:
+                bar.close()
     except urllib.error.HTTPError as exc:
         raise _Failure(f"HTTP {exc.code} {exc.reason}", exc.code in _TRANSIENT_HTTP) from exc
     except urllib.error.URLError as exc:

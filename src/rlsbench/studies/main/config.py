@@ -2,10 +2,16 @@
 
 ``workflow/rules/main.smk`` reads the section with
 :func:`rlsbench.benchmark.config.part_section` (schema ``workflow/schemas/main.schema.yaml``,
-then :func:`check`) and builds its rules from the functions here: one λ search per (dataset,
-fold), one selection job per (dataset, method, fold, seed), with threads and resources
-(``mem_mb``, ``runtime`` in minutes) estimated from the dataset's size and the method's
-complexity, which the SLURM profile turns into sbatch options.
+then :func:`check`) and builds its rules from the functions here: one λ-search job per dataset
+(all its folds) and one selection job per (dataset, method) (all its folds and seeds), with
+resources (``mem_mb``, ``runtime`` in minutes) estimated from the dataset's size, the method's
+complexity and the job's threads, which the SLURM profile turns into sbatch options.
+
+Why one job per (dataset, method) and not per fold: a job pays a Python start, imports and a
+data load (seconds; mnist5 alone is 440 MB); with one job per (dataset, method, fold, seed) the
+default config had 419 jobs of often less than a second of work, and a plain
+``snakemake --cores N`` spent most of its time starting them. The folds of a job run side by
+side on its threads instead (:mod:`rlsbench.benchmark.parallel`).
 """
 
 from __future__ import annotations
@@ -17,7 +23,13 @@ from collections.abc import Mapping
 from rlsbench.benchmark import config as checks
 from rlsbench.benchmark.config import ConfigError
 from rlsbench.benchmark.methods import GROUP, get_method, method_names
-from rlsbench.benchmark.protocol import alpha_grid, estimate_flops, feasibility, time_budget_for
+from rlsbench.benchmark.protocol import (
+    alpha_grid,
+    estimate_flops,
+    feasibility,
+    method_seeds,
+    time_budget_for,
+)
 
 #: Shape assumed for a dataset the registry gives no shape for.
 DEFAULT_SHAPE = (10_000, 1_000)
@@ -107,35 +119,28 @@ def names_pattern(names) -> str:
 
 def seeds(main: dict, method: str) -> list[int]:
     """Randomized methods run once per seed in ``main.random_seeds``; the others once."""
-    return main["random_seeds"] if get_method(method).randomized else [main["cv_seed"]]
+    return method_seeds(main, method)
 
 
-def jobs(main: dict) -> list[tuple[str, str, int, int]]:
-    """(dataset, method, fold, seed) of every selection job."""
-    return [
-        (d, m, f, s)
-        for d in main["datasets"]
-        for m in main["methods"]
-        for f in range(main["n_folds"])
-        for s in seeds(main, m)
-    ]
+def jobs(main: dict) -> list[tuple[str, str]]:
+    """(dataset, method) of every selection job."""
+    return [(d, m) for d in main["datasets"] for m in main["methods"]]
 
 
 def job_tables(main: dict, directory: str) -> list[str]:
-    """The per-job step tables under ``directory`` (the part's run directory)."""
-    return [f"{directory}/jobs/{d}/{m}/fold{f}-seed{s}.csv" for d, m, f, s in jobs(main)]
+    """The selection jobs' step tables under ``directory`` (the part's run directory)."""
+    return [f"{directory}/jobs/{d}/{m}.csv" for d, m in jobs(main)]
+
+
+def alpha_tables(main: dict, directory: str) -> list[str]:
+    """The λ-search jobs' tables (one row per fold)."""
+    return [f"{directory}/alpha/{d}.csv" for d in main["datasets"]]
 
 
 def job_benchmarks(main: dict, directory: str) -> list[str]:
-    """Snakemake's benchmark files of every λ search and selection job."""
-    alphas = [
-        f"{directory}/benchmarks/alpha/{d}/fold{f}.tsv"
-        for d in main["datasets"]
-        for f in range(main["n_folds"])
-    ]
-    selects = [
-        f"{directory}/benchmarks/select/{d}/{m}/fold{f}-seed{s}.tsv" for d, m, f, s in jobs(main)
-    ]
+    """Snakemake's benchmark files of every λ-search and selection job."""
+    alphas = [f"{directory}/benchmarks/alpha/{d}.tsv" for d in main["datasets"]]
+    selects = [f"{directory}/benchmarks/select/{d}/{m}.tsv" for d, m in jobs(main)]
     return alphas + selects
 
 
@@ -144,7 +149,8 @@ def outputs(main: dict) -> list[str]:
     and `main_publish` copies)."""
     return (
         [f"tables/summary.{ext}" for ext in ("csv", "md", "tex")]
-        + ["tables/curves.csv", "tables/runtime.csv", "tables/paper_checks.csv"]
+        + ["tables/curves.csv", "tables/runtime.csv", "tables/alphas.csv"]
+        + ["tables/paper_checks.csv"]
         + ["tables/paper_checks.md"]
         + [
             f"figures/{kind}_{d}.png"
@@ -167,19 +173,36 @@ def train_shape(main: dict, datasets: Mapping, dataset: str) -> tuple[int, int, 
     return m_train, n, min(k, n)
 
 
-def alpha_mem_mb(main: dict, datasets: Mapping, dataset: str) -> int:
+def _workers(main: dict, threads: int, n_tasks: int) -> int:
+    from rlsbench.benchmark.parallel import split_threads
+
+    return split_threads(threads, n_tasks)[0]
+
+
+def alpha_mem_mb(main: dict, datasets: Mapping, dataset: str, threads: int = 1) -> int:
+    """Megabytes of one λ-search job: the data, and per worker a fold's standardised copy and
+    the n×n Gram matrix with its eigenvectors."""
     m, n, _ = train_shape(main, datasets, dataset)
-    # X, its standardised copy, the n×n Gram matrix and its eigenvectors
-    return 300 + math.ceil((8 * (3 * m * n + 3 * n * n)) / 2**20)
+    workers = _workers(main, threads, main.get("n_folds", 10))
+    data = 8 * 1.12 * m * n
+    return 300 + math.ceil((data + workers * 8 * (2 * m * n + 3 * n * n)) / 2**20)
 
 
-def alpha_runtime(main: dict, datasets: Mapping, dataset: str) -> int:
+def alpha_runtime(main: dict, datasets: Mapping, dataset: str, threads: int = 1) -> int:
+    """Minutes: 3× the estimated time of all folds on the job's threads, at least 5."""
     m, n, _ = train_shape(main, datasets, dataset)
-    flops = 2.0 * m * n * min(m, n) + 31 * 4 * m * n
-    return max(5, math.ceil(3 * flops / main.get("flops_per_second", 2e9) / 60))
+    flops = (2.0 * m * n * min(m, n) + 31 * 4 * m * n) * main.get("n_folds", 10)
+    return max(5, math.ceil(3 * flops / max(1, threads) / main.get("flops_per_second", 2e9) / 60))
 
 
-def select_mem_mb(main: dict, datasets: Mapping, dataset: str, method: str) -> int:
+def _n_tasks(main: dict, method: str) -> int:
+    return main.get("n_folds", 10) * len(seeds(main, method))
+
+
+def select_mem_mb(
+    main: dict, datasets: Mapping, dataset: str, method: str, threads: int = 1
+) -> int:
+    """Megabytes of one selection job: the data, and per worker the method's peak."""
     m, n, k = train_shape(main, datasets, dataset)
     feas = feasibility(
         get_method(method),
@@ -191,17 +214,22 @@ def select_mem_mb(main: dict, datasets: Mapping, dataset: str, method: str) -> i
         time_budget_s=main["time_budget_s"],
         flops_per_second=main["flops_per_second"],
     )
-    # a skipped job only loads the data
+    # a skipped task only loads the data
     need = feas.memory_bytes if feas.feasible else 8 * 3 * m * n
-    return 300 + math.ceil(1.5 * need / 2**20)
+    workers = _workers(main, threads, _n_tasks(main, method))
+    return 300 + math.ceil((8 * 1.12 * m * n + workers * 1.5 * need) / 2**20)
 
 
-def select_runtime(main: dict, datasets: Mapping, dataset: str, method: str) -> int:
-    """Minutes: 3× the estimated time (capped by the time budget), at least 5."""
+def select_runtime(
+    main: dict, datasets: Mapping, dataset: str, method: str, threads: int = 1
+) -> int:
+    """Minutes: 3× the estimated time of all tasks on the job's threads (each capped by the
+    time budget), at least 5."""
     m, n, k = train_shape(main, datasets, dataset)
     flops = estimate_flops(get_method(method), m, n, k, n_outputs(datasets, dataset))
     sec = flops / main["flops_per_second"]
     budget = time_budget_for(main["time_budget_s"], method)
-    # a job over budget is skipped; the LOO path of the protocol costs O(k²m) on top
+    # a task over budget is skipped; the LOO path of the protocol costs O(k²m) on top
     sec = min(sec, budget) + 8.0 * m * k * k / main["flops_per_second"]
-    return max(5, math.ceil(3 * sec / 60))
+    total = sec * _n_tasks(main, method) / max(1, threads)
+    return max(5, math.ceil(3 * total / 60))
