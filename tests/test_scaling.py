@@ -408,7 +408,7 @@ def test_points_frame_refuses_a_record_that_contradicts_the_plan():
 # ---------------------------------------------------------------- workflow
 
 
-def _snakemake(workdir, *args, timeout=300):
+def _snakemake(workdir, *args, timeout=900):
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     return subprocess.run(
         [

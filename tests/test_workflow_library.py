@@ -202,6 +202,17 @@ def failing(out, *, kind):
     raise RuntimeError("a bug")
 
 
+@pytest.fixture(autouse=True)
+def _root_logger_restored():
+    """run_rule points the root logger at the job's log, as in a job's own process."""
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
+    logging.captureWarnings(False)
+
+
 def _job(tmp_path, function, params, **extra):
     return SimpleNamespace(
         rule="demo",

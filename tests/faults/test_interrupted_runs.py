@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import errno
+import logging
 import os
 import signal
 import socket
@@ -147,6 +148,17 @@ def test_a_write_below_a_file_fails_cleanly(tmp_path):
     with pytest.raises(FileExistsError, match=str(tmp_path / "results")):
         atomic_write_text(tmp_path / "results" / "table.csv", "a\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["results"]
+
+
+@pytest.fixture(autouse=True)
+def _root_logger_restored():
+    """run_rule points the root logger at the job's log, as in a job's own process."""
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
+    logging.captureWarnings(False)
 
 
 def writes_a_table(out):
