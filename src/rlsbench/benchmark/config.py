@@ -249,13 +249,3 @@ def check_not_empty(values, key: str, what: str = "list") -> None:
     """A grid or list that must give at least one value."""
     if len(values) == 0:
         raise ConfigError(f"config key {key}: the {what} is empty")
-
-
-def check_names(names, known, key: str, what: str) -> None:
-    """Every name of the list at ``key`` is one of ``known``."""
-    known = sorted(known)
-    for i, name in enumerate(names):
-        if name not in known:
-            raise ConfigError(
-                f"config key {key}[{i}]: unknown {what} {name!r}; known: {', '.join(known)}"
-            )
