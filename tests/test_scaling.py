@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 import yaml
 
+from rlsbench.benchmark.workflow import JobError
 from rlsbench.numerics.synthetic import make_two_gaussians
 from rlsbench.studies.scaling.experiment import (
     SCALING_METHODS,
@@ -29,8 +30,10 @@ from rlsbench.studies.scaling.experiment import (
     fit_exponent,
     fit_exponents,
     plan_points,
+    plan_rows,
     point_record,
     points_frame,
+    run_points,
     speedup_table,
     sweep_frame,
     thread_speedup_table,
@@ -226,7 +229,7 @@ def _cfg(**sweeps):
     }
 
 
-def test_plan_points_shares_points_between_sweeps_and_chains_predecessors():
+def test_plan_points_shares_points_between_sweeps():
     cfg = _cfg(
         a={
             "vary": "m",
@@ -245,10 +248,8 @@ def test_plan_points_shares_points_between_sweeps_and_chains_predecessors():
     points = plan_points(cfg)
     assert len(points) == 3 * 2 + 1  # (m=500, k=5, t1) is in both sweeps, planned once
     shared = points["greedy_rls/t1/m500_n100_k5"]
-    assert shared.sweeps == ("a", "b") and shared.previous is None
-    assert points["greedy_rls/t1/m2000_n100_k5"].previous == "greedy_rls/t1/m1000_n100_k5"
-    assert points["greedy_rls/t2/m1000_n100_k5"].previous == "greedy_rls/t2/m500_n100_k5"
-    assert points["greedy_rls/t1/m500_n100_k10"].previous == "greedy_rls/t1/m500_n100_k5"
+    assert shared.sweeps == ("a", "b") and shared.vary == "m"
+    assert points["greedy_rls/t2/m2000_n100_k5"].vary == "m"
     assert points["greedy_rls/t1/m500_n100_k10"].vary == "k"
 
 
@@ -281,26 +282,62 @@ def _record(point, cpu):
     return rec
 
 
-def test_budget_decision_extrapolates_with_the_method_exponent():
-    small = Point("lowrank_lssvm", 1, 500, 100, 2, vary="m")
-    big = Point("lowrank_lssvm", 1, 1000, 100, 2, vary="m", previous=small.key)
-    prev = _record(small, [1.0, 1.2, 5.0])  # median 1.2 s
-    run = budget_decision(big, prev, EXPONENTS["lowrank_lssvm"], budget_s=5.0)
-    assert run.run and run.predicted_s == pytest.approx(4.8)
-    skip = budget_decision(big, prev, EXPONENTS["lowrank_lssvm"], budget_s=4.0)
-    assert not skip.run and "predicted 4.8" in skip.reason and "budget 4" in skip.reason
-    linear = budget_decision(big, prev, EXPONENTS["greedy_rls"], budget_s=4.0)
-    assert linear.run and linear.predicted_s == pytest.approx(2.4)
+def _budget(max_flops, **per_method):
+    return {
+        "budget": {"max_flops": max_flops, "timeout_s": 60},
+        "methods": {
+            m: {"exponents": e, **({"max_flops": per_method[m]} if m in per_method else {})}
+            for m, e in EXPONENTS.items()
+        },
+    }
 
 
-def test_budget_decision_skips_everything_beyond_a_skipped_point():
-    small = Point("wrapper_loo", 1, 500, 100, 2, vary="m")
-    big = Point("wrapper_loo", 1, 1000, 100, 2, vary="m", previous=small.key)
-    prev = point_record(small, alpha=1.0, seed=0, threads_used=1)
-    prev["status"] = "timeout"
-    decision = budget_decision(big, prev, EXPONENTS["wrapper_loo"], budget_s=1e9)
-    assert not decision.run and "was timeout" in decision.reason
-    assert budget_decision(small, None, EXPONENTS["wrapper_loo"], budget_s=1e-9).run
+def test_budget_decision_compares_the_cost_model_with_the_budget():
+    point = Point("lowrank_lssvm", 1, 1000, 100, 5, vary="m")
+    flops = SCALING_METHODS["lowrank_lssvm"].flops(1000, 100, 5)
+    assert flops == pytest.approx(2.0 * 5 * 1000**2 * 100)  # O(km²n), Algorithm 2
+    run = budget_decision(point, _budget(flops))
+    assert run.run and run.estimated_flops == flops and run.budget_flops == flops
+    assert run.budget_key == "scaling.budget.max_flops"
+    skip = budget_decision(point, _budget(1e15, lowrank_lssvm=flops / 2))
+    assert not skip.run and skip.budget_key == "scaling.methods.lowrank_lssvm.max_flops"
+    assert "skipped: estimated 1e+09 flops > scaling.methods.lowrank_lssvm.max_flops" in skip.reason
+
+
+@pytest.mark.parametrize("method", sorted(SCALING_METHODS))
+def test_cost_models_grow_with_every_size(method):
+    flops = SCALING_METHODS[method].flops
+    base = flops(100, 50, 5)
+    assert base > 0
+    assert flops(200, 50, 5) >= base and flops(100, 100, 5) > base and flops(100, 50, 10) > base
+
+
+def test_the_plan_and_its_budget_are_a_function_of_the_config_alone():
+    cfg = {
+        **_cfg(
+            a={
+                "vary": "m",
+                "values": [100, 1000, 10000],
+                "fixed": {"n": 100, "k": 5},
+                "methods": ["greedy_rls", "lowrank_lssvm"],
+            }
+        ),
+        **_budget(1e10),
+    }
+    points = plan_points(cfg)
+    rows = plan_rows(points, cfg)
+    assert rows == plan_rows(plan_points(cfg), cfg)  # no clock, no load: same plan twice
+    status = {r["key"]: r["status"] for r in rows}
+    # greedy RLS 8kmn <= 4e7; low-rank 2km²n: 1e8, 1e10 (= budget: runs), 1e12 skipped
+    assert status == {
+        "greedy_rls/t1/m100_n100_k5": "ok",
+        "greedy_rls/t1/m1000_n100_k5": "ok",
+        "greedy_rls/t1/m10000_n100_k5": "ok",
+        "lowrank_lssvm/t1/m100_n100_k5": "ok",
+        "lowrank_lssvm/t1/m1000_n100_k5": "ok",
+        "lowrank_lssvm/t1/m10000_n100_k5": "skipped",
+    }
+    assert set(run_points(points, cfg)) == {k for k, v in status.items() if v == "ok"}
 
 
 def test_add_repeat_refuses_repeats_that_select_differently():
@@ -346,23 +383,32 @@ def test_all_loo_methods_and_sklearn_sfs_select_the_same_features():
 
 def test_points_frame_reports_medians_and_keeps_skipped_points():
     ran = Point("greedy_rls", 1, 10, 5, 2, sweeps=("s",), vary="m")
-    skipped = Point("greedy_rls", 1, 20, 5, 2, sweeps=("s",), vary="m", previous=ran.key)
-    rec_ok = _record(ran, [0.3, 0.1, 0.2])
-    rec_skip = point_record(skipped, alpha=1.0, seed=0, threads_used=1)
-    rec_skip.update(status="skipped", reason="skipped: predicted 9 CPU s > budget 1 s")
+    skipped = Point("lowrank_lssvm", 1, 10, 5, 2, sweeps=("s",), vary="m")
+    cfg = _budget(1e12, lowrank_lssvm=1.0)
+    plan = plan_rows({ran.key: ran, skipped.key: skipped}, cfg)
     bench = pd.DataFrame({"s": [1.0, 3.0, 2.0], "cpu_time": [1, 1, 1], "max_rss": [50, 60, 70]})
-    frame = points_frame([rec_ok, rec_skip], [bench, None], {ran.key: ["s"], skipped.key: ["s"]})
+    frame = points_frame(plan, {ran.key: _record(ran, [0.3, 0.1, 0.2])}, {ran.key: bench})
     assert frame.loc[0, "cpu_s"] == pytest.approx(0.2)
     assert frame.loc[0, "job_s"] == pytest.approx(2.0)
+    assert frame.loc[0, "estimated_flops"] == pytest.approx(8.0 * 2 * 10 * 5)
     assert frame.loc[1, "status"] == "skipped" and np.isnan(frame.loc[1, "cpu_s"])
+    assert frame.loc[1, "budget_flops"] == 1.0 and frame.loc[1, "n_repeats"] == 0
     sweeps = sweep_frame(frame, {"s": {"vary": "m"}})
-    assert list(sweeps["size"]) == [10, 20]
+    assert list(sweeps["size"]) == [10, 10]
+
+
+def test_points_frame_refuses_a_record_that_contradicts_the_plan():
+    point = Point("greedy_rls", 1, 10, 5, 2, sweeps=("s",), vary="m")
+    with pytest.raises(JobError, match="planned to run but it has no finished record"):
+        points_frame(plan_rows({point.key: point}, _budget(1e12)), {})
+    with pytest.raises(JobError, match="over its budget but it has a record"):
+        points_frame(plan_rows({point.key: point}, _budget(1.0)), {point.key: _record(point, [1])})
 
 
 # ---------------------------------------------------------------- workflow
 
 
-def _snakemake(workdir, *args, timeout=300):
+def _snakemake(workdir, *args, timeout=900):
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     return subprocess.run(
         [
@@ -400,11 +446,11 @@ TINY = {
     "repeats": 2,
     "threads": [1],
     "metric": "cpu",
-    "budget": {"point_s": 60, "timeout_s": 120},
+    "budget": {"max_flops": 1e10, "timeout_s": 120},
     "methods": {
         **{m: {"exponents": e} for m, e in EXPONENTS.items()},
-        # a budget no second size can meet: exercises the skip-with-reason path
-        "wrapper_blackbox": {"exponents": EXPONENTS["wrapper_blackbox"], "budget_s": 1e-9},
+        # between the estimates at m = 16 and m = 24: the larger point is a recorded skip
+        "wrapper_blackbox": {"exponents": EXPONENTS["wrapper_blackbox"], "max_flops": 4e7},
     },
     "sweeps": {
         "tiny_m": {
@@ -452,7 +498,7 @@ def test_tiny_scaling_run_end_to_end(tiny_run):
     assert len(points) == len(EXPONENTS) * 2 + 2  # + greedy_rls t2 at both sizes
     skipped = points[points["status"] == "skipped"]
     assert list(skipped["method"]) == ["wrapper_blackbox"]
-    assert "budget" in skipped["reason"].item()
+    assert "flops > scaling.methods.wrapper_blackbox.max_flops" in skipped["reason"].item()
     ran = points[points["status"] == "ok"]
     assert (ran["n_repeats"] == 2).all()
     bench = pd.read_csv(out / "benchmarks" / "greedy_rls" / "t1" / "m16_n6_k2.tsv", sep="\t")
@@ -477,6 +523,52 @@ def test_agreement_rule_fails_on_a_tampered_selection(tiny_run):
     record_path.write_text(json.dumps(record))
     result = _snakemake(tiny_run, "scaling_all")
     assert result.returncode != 0
-    log = (out / "logs" / "agreement.log").read_text()
-    assert "SelectionDisagreement" in log and "lowrank_lssvm/t1" in log
+    # one line on stderr and in the log; the traceback in a file of its own
+    line = next(x for x in result.stderr.splitlines() if x.startswith("rule scaling_agreement:"))
+    assert "selection(s) differ where the methods must agree: m=24 n=6 k=2" in line
+    assert "lowrank_lssvm/t1 vs greedy_rls/t1" in line
+    assert line in (out / "logs" / "agreement.log").read_text()
+    assert "SelectionDisagreement" in (out / "logs" / "agreement.log.traceback").read_text()
+    assert "Traceback" not in result.stderr
     assert not (out / "tables" / "agreement.csv").exists()
+
+
+def test_a_point_past_its_hard_limit_fails_its_job_instead_of_becoming_a_row(tmp_path, monkeypatch):
+    from rlsbench.studies.scaling import experiment, jobs
+
+    def slow(X, y, k, alpha, threads):
+        if len(X) < 20:  # the warm-up on a tiny problem, outside the limit
+            return np.arange(k)
+        deadline = time.perf_counter() + 30
+        while time.perf_counter() < deadline:
+            sum(range(1000))
+        return np.arange(k)
+
+    method = experiment.SCALING_METHODS["greedy_rls"]
+    monkeypatch.setitem(
+        experiment.SCALING_METHODS,
+        "greedy_rls",
+        experiment.dataclasses.replace(method, select=slow),
+    )
+    point = Point("greedy_rls", 1, 20, 5, 2, vary="m")
+    settings = {
+        "alpha": 1.0,
+        "seed": 0,
+        "timeout_s": 0.3,
+        "timeout_key": "scaling.budget.timeout_s",
+    }
+    record = tmp_path / "point.json"
+    with pytest.raises(JobError, match=r"hard time limit of 0.3 s .*scaling\.budget\.timeout_s"):
+        jobs.point_job(str(record), point=job_fields(point), settings=settings, threads=1)
+    assert not record.exists()
+
+
+def job_fields(point):
+    return {
+        "method": point.method,
+        "threads": point.threads,
+        "m": point.m,
+        "n": point.n,
+        "k": point.k,
+        "vary": point.vary,
+    }

@@ -202,6 +202,17 @@ def failing(out, *, kind):
     raise RuntimeError("a bug")
 
 
+@pytest.fixture(autouse=True)
+def _root_logger_restored():
+    """run_rule points the root logger at the job's log, as in a job's own process."""
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
+    logging.captureWarnings(False)
+
+
 def _job(tmp_path, function, params, **extra):
     return SimpleNamespace(
         rule="demo",
@@ -246,15 +257,25 @@ def test_a_known_error_ends_the_job_with_one_line(tmp_path, capsys):
     assert info.value.code == 1
     err = capsys.readouterr().err
     assert err == "rule demo: the input has no rows\n"
-    assert "Traceback" in (tmp_path / "job.log").read_text()
+    log = (tmp_path / "job.log").read_text()
+    # the profile prints a failed job's log: no traceback there, it has a file of its own
+    assert "rule demo: the input has no rows" in log and "Traceback" not in log
+    assert "JobError: the input has no rows" in (tmp_path / "job.log.traceback").read_text()
 
 
-def test_another_error_keeps_its_traceback(tmp_path):
+def test_an_internal_error_is_one_line_naming_its_traceback(tmp_path, capsys):
     job = _job(tmp_path, f"{__name__}.failing", {"kind": "bug"})
     job.input = Namedlist()
-    with pytest.raises(RuntimeError, match="a bug"):
+    with pytest.raises(SystemExit) as info:
         run_rule(job)
-    assert "RuntimeError: a bug" in (tmp_path / "job.log").read_text()
+    assert info.value.code == 1
+    trace = tmp_path / "job.log.traceback"
+    assert capsys.readouterr().err == (
+        "rule demo: RuntimeError: a bug (internal error, please report it with its "
+        f"traceback: {trace})\n"
+    )
+    assert "Traceback" not in (tmp_path / "job.log").read_text()
+    assert "RuntimeError: a bug" in trace.read_text()
 
 
 # ---------------------------------------------------------------------------------------------

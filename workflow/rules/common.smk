@@ -8,12 +8,15 @@ from pathlib import Path
 
 import yaml
 
+from rlsbench.benchmark.config import config_errors_end_the_run
 from rlsbench.benchmark.config import part_section as read_part_section
 from rlsbench.benchmark.config import validate_section
 
 REPO = Path(workflow.basedir)
 SCHEMAS = REPO / "workflow" / "schemas"
-validate_section(config, SCHEMAS / "config.schema.yaml", "")
+# a bad config ends the parse with its one-line message, not a traceback
+with config_errors_end_the_run():
+    validate_section(config, SCHEMAS / "config.schema.yaml", "")
 
 RUN = config["run_name"]
 RUNDIR = f"results/runs/{RUN}"
@@ -27,7 +30,8 @@ def _load_registry():
     """The built-in registry (package data) plus the config's dataset_registries and datasets."""
     from rlsbench.benchmark.datasets.rules import registry_entries
 
-    return registry_entries(config)
+    with config_errors_end_the_run():
+        return registry_entries(config)
 
 
 DATASET_REGISTRY = _load_registry()
@@ -44,9 +48,10 @@ def prepared(dataset):
 def part_section(part, check=None):
     """A part's config section validated against workflow/schemas/<part>.schema.yaml and
     checked by `check(section, registry)`; {} when the part is absent or disabled."""
-    return read_part_section(
-        config, part, SCHEMAS / f"{part}.schema.yaml", check=check, datasets=DATASET_REGISTRY
-    )
+    with config_errors_end_the_run():
+        return read_part_section(
+            config, part, SCHEMAS / f"{part}.schema.yaml", check=check, datasets=DATASET_REGISTRY
+        )
 
 
 def published(part, paths):

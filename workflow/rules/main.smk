@@ -12,6 +12,9 @@ MAIN = part_section("main", main_config.check)
 MAIN_DIR = f"{RUNDIR}/main"
 MAIN_OUTPUTS = [f"{MAIN_DIR}/{name}" for name in main_config.outputs(MAIN)]
 MAIN_TARGETS = MAIN_OUTPUTS if MAIN else []
+# a file of a dataset or method the run does not name has no rule (not a missing input)
+MAIN_DATASETS = main_config.names_pattern(MAIN.get("datasets", []))
+MAIN_METHODS = main_config.names_pattern(MAIN.get("methods", []))
 
 
 wildcard_constraints:
@@ -28,6 +31,8 @@ rule main_alpha:
         f"{MAIN_DIR}/logs/alpha/{{dataset}}.log",
     benchmark:
         f"{MAIN_DIR}/benchmarks/alpha/{{dataset}}.tsv"
+    wildcard_constraints:
+        dataset=MAIN_DATASETS,
     conda:
         "../../environment.yml"
     threads: MAIN.get("threads", 2)
@@ -56,6 +61,9 @@ rule main_select:
         f"{MAIN_DIR}/logs/select/{{dataset}}/{{method}}.log",
     benchmark:
         f"{MAIN_DIR}/benchmarks/select/{{dataset}}/{{method}}.tsv"
+    wildcard_constraints:
+        dataset=MAIN_DATASETS,
+        method=MAIN_METHODS,
     conda:
         "../../environment.yml"
     threads: MAIN.get("threads", 2)
@@ -203,6 +211,8 @@ rule main_figures:
         ),
     log:
         f"{MAIN_DIR}/logs/figures/{{dataset}}.log",
+    wildcard_constraints:
+        dataset=MAIN_DATASETS,
     conda:
         "../../environment.yml"
     params:

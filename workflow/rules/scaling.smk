@@ -1,10 +1,10 @@
 # The runtime scaling study (issue 5): Pahikkala et al. (2010), Section 4.1, Figs. 1-3, against
 # the wrappers and scikit-learn's SequentialFeatureSelector.
-# Jobs: each timing point (method, threads, m, n, k) is one job, benchmarked by Snakemake with
-# `repeat(..., repeats)`. A point depends on the next smaller point of its sweep: from that
-# point's measured time and the method's known exponent the job predicts its own time and is
-# recorded as skipped, with the reason, when the prediction exceeds `budget.point_s`; a hard
-# limit `budget.timeout_s` stops a run that overshoots anyway (then all larger points skip).
+# Jobs: each timing point (method, threads, m, n, k) within the budget is one job, benchmarked by
+# Snakemake with `repeat(..., repeats)`. The budget is decided from the config alone: a point
+# whose estimated operations (the method's cost model) exceed `budget.max_flops` (per method
+# `max_flops`) is no job and is recorded as skipped with its estimate, so the same config always
+# gives the same rows. A hard limit `budget.timeout_s` (wall) fails a job that overshoots anyway.
 # Threads: the wildcard `t1` is the single-threaded variant, `t2`, `t4`, ... multi-threaded.
 # Reports: points.csv, the selection agreement check, exponent/speed-up tables, figures.
 #   snakemake scaling_all --cores 2
@@ -14,12 +14,14 @@ from rlsbench.studies.scaling.experiment import (
     SCALING_METHODS,
     job_params,
     plan_points,
-    previous_input,
+    plan_rows,
+    run_points,
 )
 
 SCALING = part_section("scaling", scaling_config.check)
 SCALING_DIR = f"{RUNDIR}/scaling"
-SCALING_POINTS = plan_points(SCALING) if SCALING else {}
+SCALING_PLAN = plan_points(SCALING) if SCALING else {}
+SCALING_POINTS = run_points(SCALING_PLAN, SCALING) if SCALING else {}
 SCALING_POINT_STEM = "{method}/t{threads}/m{m}_n{n}_k{k}"
 SCALING_TABLES = scaling_config.tables(SCALING_DIR)
 SCALING_TARGETS = scaling_config.outputs(SCALING, SCALING_DIR) if SCALING else []
@@ -27,8 +29,6 @@ SCALING_PUBLISHED = scaling_config.published(SCALING, SCALING_DIR)
 
 
 rule scaling_point:
-    input:
-        unpack(lambda wc: previous_input(SCALING_POINTS, wc, f"{SCALING_DIR}/points")),
     output:
         record=f"{SCALING_DIR}/points/{SCALING_POINT_STEM}.json",
     log:
@@ -49,12 +49,7 @@ rule scaling_point:
     params:
         function="rlsbench.studies.scaling.jobs.point_job",
         point=lambda wc: job_params(SCALING_POINTS, wc),
-        settings=lambda wc: {
-            "alpha": SCALING["alpha"],
-            "seed": SCALING["seed"],
-            "budget": SCALING["budget"],
-            "methods": {wc.method: SCALING["methods"][wc.method]},
-        },
+        settings=lambda wc: scaling_config.point_settings(SCALING, wc.method),
     script:
         CALL
 
@@ -74,7 +69,7 @@ rule scaling_collect:
         "../../environment.yml"
     params:
         function="rlsbench.studies.scaling.jobs.collect_job",
-        sweeps_of={key: list(point.sweeps) for key, point in SCALING_POINTS.items()},
+        plan=plan_rows(SCALING_PLAN, SCALING) if SCALING else [],
         section=SCALING,
     script:
         CALL

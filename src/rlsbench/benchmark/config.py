@@ -10,16 +10,48 @@ The workflow's config has one section per part (``main``, ``scaling``, ``butenee
    exist in the dataset registry or among the installed methods, sizes that must fit a
    dataset. It raises :class:`ConfigError` naming the config key.
 
-Both happen when the workflow is parsed, so a bad config stops before any job runs.
+Both happen when the workflow is parsed, so a bad config stops before any job runs; the rule
+files read the config inside :func:`config_errors_end_the_run`, so that it stops with the
+error's one line (exit status 1), not a traceback.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping
 
 
 class ConfigError(ValueError):
     """A config value that is wrong; the message starts with ``config key <key>:``."""
+
+
+@contextlib.contextmanager
+def config_errors_end_the_run():
+    """A :class:`ConfigError` (or the :class:`~rlsbench.benchmark.datasets.errors.DatasetError`
+    of a bad user registry) raised inside ends the process with its message alone.
+
+    For the Snakefile's parse: Snakemake prints an exception with the frames of the library
+    that raised it, but a ``SystemExit`` with its one line and exit status 1.
+    """
+    from rlsbench.benchmark.datasets.errors import DatasetError
+
+    try:
+        yield
+    except (ConfigError, DatasetError) as exc:
+        raise SystemExit(" ".join(str(exc).split("\n"))) from None
+
+
+def _closest(error):
+    """The error of a oneOf/anyOf branch that says what is wrong: not a branch of another type
+    than the value (``null`` of an optional section), the deepest one (it names the key)."""
+    while error.context:
+        branches = [
+            e
+            for e in error.context
+            if not (e.validator == "type" and e.absolute_path == error.absolute_path)
+        ]
+        error = max(branches or error.context, key=lambda e: len(e.absolute_path))
+    return error
 
 
 def validate_section(data: dict, schema, key: str) -> dict:
@@ -57,6 +89,7 @@ def validate_section(data: dict, schema, key: str) -> dict:
         error = exc.__cause__ or exc.__context__
         if not isinstance(error, jsonschema.ValidationError):
             raise ConfigError(f"config key {key or '(top level)'}: {exc}") from exc
+        error = _closest(error)
         where = (
             ".".join([key, *map(str, error.absolute_path)])
             if key
@@ -107,3 +140,112 @@ def part_section(
     if check is not None:
         check(section, datasets or {})
     return section
+
+
+# ---------------------------------------------------------------------------------------------
+# Checks every part's `check` shares: names against the registry, sizes against the data's
+# shape (the registry's `expected`, after preprocessing), grids and lists non-empty.
+# Each raises ConfigError with one line starting `config key <key>:`.
+# ---------------------------------------------------------------------------------------------
+CLASSIFICATION = ("binary", "multiclass")
+
+
+def _count(value) -> int | None:
+    return int(value) if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def dataset_entry(
+    datasets: Mapping, name: str, key: str, *, tasks: tuple[str, ...] | None = None, part=""
+) -> Mapping:
+    """The registry entry of the dataset ``name`` that config key ``key`` names.
+
+    Parameters
+    ----------
+    datasets : mapping
+        The registry (name -> entry); empty = not checked (``{}`` returned).
+    name : str
+    key : str
+        Where the name sits, e.g. ``"main.datasets[1]"``.
+    tasks : tuple of str, optional
+        The tasks the part supports (``"binary"``, ``"multiclass"``, ``"regression"``).
+    part : str
+        Who needs the task, for the message (e.g. ``"Ramona et al.'s protocol"``).
+
+    Raises
+    ------
+    ConfigError
+        Unknown dataset, or one of a task the part does not support.
+    """
+    if not datasets:
+        return {}
+    if name not in datasets:
+        raise ConfigError(
+            f"config key {key}: unknown dataset {name!r}; known datasets "
+            f"(rlsbench datasets list): {', '.join(sorted(datasets))}"
+        )
+    entry = datasets[name] or {}
+    task = entry.get("task")
+    if tasks is not None and task is not None and task not in tasks:
+        raise ConfigError(
+            f"config key {key}: dataset {name!r} is a {task} task; {part or 'this part'} "
+            f"needs {' or '.join(tasks)}"
+        )
+    return entry
+
+
+def n_samples_of(entry: Mapping) -> int | None:
+    """Examples of a registry entry after preprocessing (None when not given)."""
+    return _count((entry or {}).get("expected", {}).get("n_samples"))
+
+
+def n_features_of(entry: Mapping) -> int | None:
+    """Features of a registry entry after preprocessing (None when not given)."""
+    return _count((entry or {}).get("expected", {}).get("n_features"))
+
+
+def smallest_class_of(entry: Mapping) -> int | None:
+    """Examples of the smallest class of a classification entry (None when not given)."""
+    counts = (entry or {}).get("expected", {}).get("class_counts") or {}
+    sizes = [_count(v) for v in counts.values()]
+    sizes = [s for s in sizes if s is not None and s > 0]
+    return min(sizes) if sizes else None
+
+
+def check_at_most(value, limit, key: str, what: str) -> None:
+    """``value`` <= ``limit`` (nothing checked when either is None); ``what`` says what the
+    limit is, e.g. ``"the 30 features of dataset 'wine'"``."""
+    if value is not None and limit is not None and value > limit:
+        raise ConfigError(f"config key {key}: {value} exceeds {what}")
+
+
+def check_folds(n_folds: int, entry: Mapping, key: str, *, dataset: str, n_samples=None) -> None:
+    """``n_folds`` splits fit the data: at most the smallest class for a classification set
+    (a stratified split puts every class in every fold), at most the examples otherwise.
+
+    Parameters
+    ----------
+    n_folds : int
+    entry : mapping
+        The dataset's registry entry (:func:`dataset_entry`).
+    key : str
+        The config key of ``n_folds``.
+    dataset : str
+    n_samples : int, optional
+        The examples that are split when fewer than the dataset's (a training split).
+    """
+    if entry.get("task") in CLASSIFICATION:
+        smallest = smallest_class_of(entry)
+        if smallest is not None and n_folds > smallest:
+            raise ConfigError(
+                f"config key {key}: {n_folds} folds exceed the {smallest} examples of the "
+                f"smallest class of dataset {dataset!r} (a stratified split needs every class "
+                "in every fold)"
+            )
+    total = n_samples if n_samples is not None else n_samples_of(entry)
+    check_at_most(n_folds, total, key, f"the {total} examples of dataset {dataset!r}")
+
+
+def check_not_empty(values, key: str, what: str = "list") -> None:
+    """A grid or list that must give at least one value."""
+    if len(values) == 0:
+        raise ConfigError(f"config key {key}: the {what} is empty")

@@ -3,6 +3,10 @@ people, provenance columns on every row, and the copy of a run into ``results/pa
 
 Every writer is atomic (:mod:`rlsbench.benchmark._io`): a table appears under its name only
 once complete.
+
+A result is a function of its config and seed: two runs of one config must give identical
+tables once the columns of :data:`RUN_DEPENDENT_COLUMNS` (what this run measured about itself,
+and where and with what it ran) are dropped (:func:`deterministic_part`).
 """
 
 from __future__ import annotations
@@ -16,6 +20,75 @@ import pandas as pd
 from rlsbench.benchmark._io import atomic_path, atomic_write_text
 
 log = logging.getLogger(__name__)
+
+#: Columns holding a measurement of the run itself (times, memory) or a number computed only
+#: from such measurements (speed-ups, fitted time exponents): they differ between two runs of
+#: one config, and nothing else in a result table may. Every part's measurement columns are
+#: listed here, in one place, so that a comparison of two runs is not a guess by name.
+MEASUREMENT_COLUMNS = frozenset(
+    {
+        # main (rlsbench.benchmark.protocol.TIMING_COLUMNS, results.summary / runtime)
+        "alpha_time_s",
+        "fit_time_s",
+        "elapsed_s",
+        "score_time_s",
+        "fit time (s)",
+        "total_s",
+        "mean_s",
+        "max_rss_mb",
+        # scaling (points, timings, speedups, exponents, paper)
+        "wall_s",
+        "wall_s_min",
+        "wall_s_max",
+        "cpu_s",
+        "cpu_s_min",
+        "cpu_s_max",
+        "job_s",
+        "job_cpu_s",
+        "job_max_rss_mb",
+        "time_s",
+        "time_s_min",
+        "time_s_max",
+        "reference_s",
+        "single_s",
+        "speedup",
+        "exponent",
+        "stderr",
+        "paper / ours (cpu)",
+        # buteneers, ramona, sunyao
+        "t_fixed",
+        "t_opt",
+        "t_features",
+        "seconds",
+        "fit_seconds",
+        "fit_s",
+        "fit_s_mean",
+    }
+)
+
+
+def _provenance_columns() -> frozenset:
+    from rlsbench.benchmark.provenance import PACKAGES
+
+    versions = {f"{name.replace('-', '_')}_version" for name in PACKAGES}
+    return frozenset(
+        versions
+        | {"python_version", "git_commit", "host", "cpu_model", "n_cores", "blas", "blas_threads"}
+    )
+
+
+#: Provenance columns (:func:`rlsbench.benchmark.provenance.provenance`) that describe the
+#: machine and the checkout rather than the computation (the seed and the config hash do not
+#: vary between two runs of one config and are not listed).
+PROVENANCE_COLUMNS = _provenance_columns()
+
+#: What two runs of one config and seed may differ in.
+RUN_DEPENDENT_COLUMNS = MEASUREMENT_COLUMNS | PROVENANCE_COLUMNS
+
+
+def deterministic_part(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` without its :data:`RUN_DEPENDENT_COLUMNS`: what the config and seed fix."""
+    return frame.drop(columns=[c for c in frame.columns if c in RUN_DEPENDENT_COLUMNS])
 
 
 def write_csv(frame: pd.DataFrame, path, **to_csv) -> None:

@@ -1,8 +1,7 @@
 """The bridge between a Snakemake rule and the library or study function it runs.
 
-Every rule that runs Python (bar the main part's many small selection jobs, which call
-:mod:`rlsbench.benchmark.protocol` from ``run:``) names its function and runs the one generic
-script ``workflow/scripts/call.py``::
+Every rule that runs Python names its function and runs the one generic script
+``workflow/scripts/call.py``::
 
     rule ramona_toy:
         output:
@@ -19,9 +18,14 @@ script ``workflow/scripts/call.py``::
 outputs and params (lists of files as lists of str), plus ``threads`` (and
 ``bench_iteration``, the repeat of ``benchmark: repeat(...)``) when the function takes them.
 The function never sees Snakemake, so it runs and is tested without it. It logs with
-:mod:`logging`, which goes to the rule's log; an error it raises on purpose
-(:data:`KNOWN_ERRORS`: a bad config, a bad input file, a failed check) ends the job with one
-readable line, anything else with its traceback.
+:mod:`logging`, which goes to the rule's log.
+
+No traceback reaches the user (the default profile prints a failed job's log): a failure ends
+the job with one line on stderr and in the log, ``rule <name>: <what is wrong>``, and exit
+status 1. An error of :data:`KNOWN_ERRORS` (a bad config, a bad input file, a failed check, a
+value the library refuses, the file system refusing a write) is that line alone; anything
+else is an internal error, and the line says where its traceback was written
+(``<log>.traceback``).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import importlib
 import inspect
 import logging
 import sys
+import traceback
 from collections.abc import Callable
 
 from rlsbench.benchmark.config import ConfigError
@@ -42,8 +47,10 @@ class JobError(Exception):
     """A job that cannot produce its outputs for a reason it can state in one line."""
 
 
-#: Errors that end a job with their message only (the traceback still goes to the log).
-KNOWN_ERRORS = (JobError, ConfigError, DatasetError, FileNotFoundError)
+#: Errors that say what is wrong with the job's input or environment: their message is the
+#: whole report (:class:`OSError`: a missing or unreadable file, a read-only folder, a full
+#: disk; :class:`ValueError`: a value the library refuses, naming the parameter).
+KNOWN_ERRORS = (JobError, ConfigError, DatasetError, OSError, ValueError)
 
 #: Attributes of the Snakemake job passed to a function that has a parameter of that name.
 JOB_ATTRIBUTES = ("threads", "bench_iteration")
@@ -101,6 +108,45 @@ def _log_to(path: str, append: bool) -> None:
     logging.captureWarnings(True)
 
 
+def failure_line(rule: str, exc: BaseException, log_path=None) -> str:
+    """The one line that reports a failed job; the traceback goes to ``<log_path>.traceback``.
+
+    Parameters
+    ----------
+    rule : str
+    exc : BaseException
+    log_path : str, optional
+        The job's log. An internal error (not in :data:`KNOWN_ERRORS`) names the traceback
+        file, written beside it.
+
+    Returns
+    -------
+    str
+        ``rule <rule>: <message>`` on one line (a multi-line message is joined with "; ").
+    """
+    message = ""
+    for line in (line.strip() for line in str(exc).splitlines()):
+        if line:
+            message += ("" if not message else " " if message.endswith(":") else "; ") + line
+    if not isinstance(exc, (JobError, ConfigError, DatasetError)):
+        message = f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+    line = f"rule {rule}: {message}"
+    if log_path:
+        trace = f"{log_path}.traceback"
+        try:
+            with open(trace, "w") as fh:
+                traceback.print_exception(exc, file=fh)
+        except OSError:
+            trace = None
+        if not isinstance(exc, KNOWN_ERRORS):
+            line += (
+                f" (internal error, please report it with its traceback: {trace})"
+                if trace
+                else " (internal error, please report it)"
+            )
+    return line
+
+
 def run_rule(smk) -> None:
     """Run the function a Snakemake job names (``params.function``), logging to its log.
 
@@ -108,18 +154,23 @@ def run_rule(smk) -> None:
     ----------
     smk : snakemake.script.Snakemake
         The ``snakemake`` object of a ``script:`` job.
+
+    Raises
+    ------
+    SystemExit
+        Status 1 after any failure of the function, reported in one line
+        (:func:`failure_line`) on stderr and in the log.
     """
     function = resolve(smk.params.function)
     kwargs = rule_arguments(smk, function)
+    log_path = str(smk.log[0])
     # repeats of `benchmark: repeat(...)` run the script again: keep the earlier ones' lines
-    _log_to(str(smk.log[0]), append=int(getattr(smk, "bench_iteration", 0) or 0) > 0)
+    _log_to(log_path, append=int(getattr(smk, "bench_iteration", 0) or 0) > 0)
     log.info("rule %s: %s(%s)", smk.rule, smk.params.function, ", ".join(kwargs))
     try:
         function(**kwargs)
-    except KNOWN_ERRORS as exc:
-        log.exception("rule %s failed", smk.rule)
-        print(f"rule {smk.rule}: {exc}", file=sys.stderr)
+    except Exception as exc:
+        line = failure_line(smk.rule, exc, log_path)
+        log.error("%s", line)
+        print(line, file=sys.stderr)
         raise SystemExit(1) from None
-    except Exception:
-        log.exception("rule %s failed", smk.rule)
-        raise

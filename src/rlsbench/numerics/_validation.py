@@ -14,6 +14,25 @@ from sklearn.utils import check_array
 CRITERIA = ("squared", "zero_one")
 
 
+def check_numeric(values, name, **check_array_kwargs):
+    """``values`` as a finite float64 array (:func:`sklearn.utils.check_array`), refused with
+    a one-line message that starts with ``name`` (the parameter)."""
+    if check_array_kwargs.get("ensure_2d", True) and np.ndim(values) != 2:
+        # before check_array, whose message dumps the whole array over several lines
+        raise ValueError(
+            f"{name} must be 2-d (n_samples, n_features), got shape {np.shape(values)}"
+        )
+    try:
+        return check_array(values, dtype=np.float64, input_name=name, **check_array_kwargs)
+    except ValueError as exc:
+        message = " ".join(str(exc).split())
+        if "could not convert" in message:
+            raise ValueError(f"{name} must be numeric: {message}") from None
+        if not message.startswith((name, f"Input {name} ")):
+            raise ValueError(f"{name}: {message}") from None
+        raise
+
+
 def check_X_y(X, y):
     """Validate a training set.
 
@@ -27,8 +46,8 @@ def check_X_y(X, y):
     X : ndarray of shape (n_samples, n_features), float64
     y : ndarray of shape (n_samples,) or (n_samples, n_targets), float64
     """
-    X = check_array(X, dtype=np.float64, input_name="X", ensure_min_samples=2)
-    y = check_array(y, dtype=np.float64, input_name="y", ensure_2d=False)
+    X = check_numeric(X, "X", ensure_min_samples=2)
+    y = check_numeric(y, "y", ensure_2d=False)
     if y.ndim not in (1, 2):
         raise ValueError(f"y must have shape (n_samples,) or (n_samples, n_targets), got {y.shape}")
     if y.shape[0] != X.shape[0]:

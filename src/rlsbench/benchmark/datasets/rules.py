@@ -97,10 +97,13 @@ def raw_input(registry, dataset) -> list:
     return [MANIFEST.format(dataset=dataset)] if registry[dataset].needs_download else []
 
 
-def _run_job(log_path, work) -> int:
+def _run_job(log_path, work, rule) -> int:
     """Run ``work()`` with the library's log going to ``log_path``; a dataset error becomes one
-    line in the log and exit status 1 (Snakemake then names the log), never a traceback."""
+    line in the log and exit status 1 (Snakemake then names the log), never a traceback; so
+    does any other failure (a full disk, a read-only folder), its traceback in
+    ``<log>.traceback`` (:func:`rlsbench.benchmark.workflow.failure_line`)."""
     from rlsbench.benchmark.datasets.errors import DatasetError
+    from rlsbench.benchmark.workflow import failure_line
 
     with open(log_path, "w") as log:
         handler = logging.StreamHandler(log)
@@ -115,6 +118,11 @@ def _run_job(log_path, work) -> int:
             print(f"rlsbench: error: {exc}", file=log)
             print(f"rlsbench: error: {exc}", file=sys.stderr)
             return 1
+        except Exception as exc:
+            line = failure_line(rule, exc, log_path)
+            print(line, file=log)
+            print(line, file=sys.stderr)
+            return 1
         finally:
             logger.removeHandler(handler)
 
@@ -127,7 +135,7 @@ def download_job(config, dataset, raw_dir, root, log_path) -> int:
         spec = registry_from_config(config).get_spec(dataset)
         return download(spec, raw_dir, root=root, **download_settings(config))
 
-    return _run_job(log_path, work)
+    return _run_job(log_path, work, "download")
 
 
 def prepare_job(config, dataset, raw_dir, output, log_path) -> int:
@@ -140,4 +148,4 @@ def prepare_job(config, dataset, raw_dir, output, log_path) -> int:
         counts = prepared.class_counts() or "-"
         return f"{prepared.name}: X {prepared.X.shape}, class counts {counts} -> {output}"
 
-    return _run_job(log_path, work)
+    return _run_job(log_path, work, "prepare")

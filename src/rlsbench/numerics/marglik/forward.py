@@ -20,9 +20,12 @@ correction (eq. 6-10). The design enters only through three operations (a column
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from rlsbench.numerics._validation import check_numeric
 
 
 @dataclass(frozen=True)
@@ -92,10 +95,14 @@ def _forward(design, t, k_max, lam, sigma2, forced=(), stop_on_no_gain=False):
 
     ``forced`` columns are added first, in order, regardless of their ΔJ (a bias column).
     """
-    t = np.asarray(t, dtype=np.float64)
+    t = check_numeric(t, "t", ensure_2d=False, ensure_all_finite=False)
     n, m = design.n_samples, design.n_basis
     if t.shape != (n,):
         raise ValueError(f"t must have shape ({n},), got {t.shape}")
+    if not np.all(np.isfinite(t)):
+        raise ValueError("t must be finite; it holds NaN or infinity")
+    if isinstance(k_max, bool) or not isinstance(k_max, numbers.Integral):
+        raise ValueError(f"k_max must be an integer, got {k_max!r}")
     if not (lam > 0 and np.isfinite(lam)):
         raise ValueError(f"lam must be a positive finite number, got {lam!r}")
     if not (sigma2 > 0 and np.isfinite(sigma2)):
@@ -215,6 +222,7 @@ def forward_marglik(H, t, k_max, lam, *, sigma2=1.0, forced=(), stop_on_no_gain=
     ----------
     P. Sun and X. Yao. Efficient forward regression with marginal likelihood. ESANN 2006.
     """
+    H = check_numeric(H, "H")
     return _forward(ExplicitDesign(H), t, k_max, lam, float(sigma2), forced, stop_on_no_gain)
 
 

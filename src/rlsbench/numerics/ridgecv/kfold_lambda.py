@@ -21,6 +21,8 @@ import scipy.linalg
 from sklearn.linear_model import Ridge
 from sklearn.model_selection import KFold
 
+from rlsbench.numerics._validation import check_numeric
+
 LAMBDA_METHODS = ("naive", "covariance", "eigen")
 
 
@@ -173,10 +175,15 @@ def fold_statistics(X, y, folds, *, sample_weight=None) -> FoldStats:
     FoldStats
         Costs O(N² M) once; everything after is independent of M.
     """
-    X = np.asarray(X, dtype=np.float64)
+    X = check_numeric(X, "X", ensure_all_finite=False, ensure_min_features=0)
     Y = as_2d_targets(y)
     if X.ndim != 2 or Y.shape[0] != X.shape[0]:
         raise ValueError(f"X must be (n_samples, n_features) matching y; got {X.shape}, {Y.shape}")
+    if X.shape[1] == 0:
+        raise ValueError("X has no features (columns)")
+    for name, values in (("X", X), ("y", Y)):
+        if not np.all(np.isfinite(values)):
+            raise ValueError(f"{name} must be finite; it holds NaN or infinity")
     folds = _check_folds(folds, X.shape[0])
     if sample_weight is not None:
         s = np.sqrt(np.asarray(sample_weight, dtype=np.float64))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rlsbench.benchmark import config as checks
 from rlsbench.benchmark.config import ConfigError
 
 #: The files of a run that `buteneers_all` builds and `buteneers_publish` copies.
@@ -39,6 +40,50 @@ def check(section: dict, datasets: Mapping) -> None:
             raise ConfigError(
                 f"{key}.dataset: {name!r} is multiclass; Tables 3-6 need binary or real targets"
             )
+    check_sizes(section, datasets)
+
+
+def check_sizes(section: dict, datasets: Mapping) -> None:
+    """Each task's split fits its data (n_train < examples, n_train + n_test <= examples) and
+    its folds fit the training split, the timing folds the smallest M (ConfigError naming the
+    key)."""
+    for i, task in enumerate(section["tasks"]):
+        key = f"buteneers.tasks[{i}]"
+        if "synthetic" in task:
+            total, source = task["synthetic"]["n_samples"], f"{key}.synthetic.n_samples"
+        else:
+            total = checks.n_samples_of((datasets or {}).get(task["dataset"], {}))
+            source = f"dataset {task['dataset']!r}"
+        # the test rows are the rest of the data after the n_train training rows
+        checks.check_at_most(
+            task["n_train"],
+            None if total is None else total - 1,
+            f"{key}.n_train",
+            f"{source} - 1 = {total and total - 1} (some examples must be left for testing)",
+        )
+        if task.get("n_test") and total is not None:
+            checks.check_at_most(
+                task["n_train"] + task["n_test"],
+                total,
+                f"{key}.n_test",
+                f"the {total} examples of {source} (as n_train + n_test)",
+            )
+        checks.check_at_most(
+            task["n_folds"],
+            task["n_train"],
+            f"{key}.n_folds",
+            f"the {task['n_train']} training examples ({key}.n_train)",
+        )
+    timing = section.get("timing")
+    if timing:
+        smallest = min([*timing["M_values"], timing["M_fixed"]])
+        checks.check_at_most(
+            timing["n_folds"],
+            smallest,
+            "buteneers.timing.n_folds",
+            f"the smallest M = {smallest} (M_values, M_fixed)",
+        )
+        checks.check_not_empty(timing["methods"], "buteneers.timing.methods", "method list")
 
 
 def tasks(section: dict) -> dict[str, dict]:

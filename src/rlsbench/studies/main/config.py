@@ -17,11 +17,14 @@ side on its threads instead (:mod:`rlsbench.benchmark.parallel`).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 
+from rlsbench.benchmark import config as checks
 from rlsbench.benchmark.config import ConfigError
 from rlsbench.benchmark.methods import GROUP, get_method, method_names
 from rlsbench.benchmark.protocol import (
+    alpha_grid,
     estimate_flops,
     feasibility,
     method_seeds,
@@ -89,6 +92,29 @@ def check(main: dict, datasets: Mapping) -> None:
             )
     if max(main["report_k"], default=0) < 1:
         raise ConfigError("config key main.report_k: give at least one k >= 1")
+    check_grids_and_folds(main, datasets)
+
+
+def check_grids_and_folds(main: dict, datasets: Mapping) -> None:
+    """The λ grid gives values, the folds fit every dataset's smallest class, per-method
+    budgets name methods of the run (ConfigError naming the key)."""
+    checks.check_not_empty(
+        alpha_grid(main["alphas"]), "main.alphas", "λ grid (base**min_exp ... base**max_exp)"
+    )
+    for i, name in enumerate(main["datasets"]):
+        entry = checks.dataset_entry(datasets, name, f"main.datasets[{i}]")
+        checks.check_folds(main["n_folds"], entry, "main.n_folds", dataset=name)
+    if isinstance(main["time_budget_s"], dict):
+        for name in main["time_budget_s"]:
+            if name != "default" and name not in main["methods"]:
+                raise ConfigError(
+                    f"config key main.time_budget_s.{name}: {name!r} is not in main.methods"
+                )
+
+
+def names_pattern(names) -> str:
+    """A wildcard constraint matching exactly ``names`` (nothing when there are none)."""
+    return "|".join(re.escape(name) for name in names) or "(?!)"
 
 
 def seeds(main: dict, method: str) -> list[int]:

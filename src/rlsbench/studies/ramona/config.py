@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from rlsbench.benchmark import config as checks
 from rlsbench.benchmark.config import ConfigError
 from rlsbench.studies.ramona.experiments import method_applies
 
@@ -64,6 +65,57 @@ def check(section: dict, datasets: Mapping) -> None:
                 f"{key}.n_selected: give S values for exactly the kernels "
                 f"{exp['kernels']}, got {sorted(S)}"
             )
+        check_shapes(name, exp, datasets)
+
+
+def check_shapes(name: str, exp: dict, datasets: Mapping) -> None:
+    """An experiment's dataset has class labels, S fits its features, the split its examples
+    and classes (ConfigError naming the key)."""
+    key = f"ramona.realdata.experiments.{name}"
+    entry = checks.dataset_entry(
+        datasets,
+        exp["dataset"],
+        f"{key}.dataset",
+        tasks=checks.CLASSIFICATION,
+        part="Ramona et al.'s protocol",
+    )
+    dataset = exp["dataset"]
+    n_features, total = checks.n_features_of(entry), checks.n_samples_of(entry)
+    S = exp["n_selected"]
+    for kernel, values in S.items() if isinstance(S, dict) else [("", S)]:
+        where = f"{key}.n_selected" + (f".{kernel}" if kernel else "")
+        checks.check_at_most(
+            max(values), n_features, where, f"the {n_features} features of dataset {dataset!r}"
+        )
+    n_train, n_test = exp["n_train"], exp.get("n_test")
+    if isinstance(n_train, int) and exp.get("train_per_class") is None and not exp.get("pools"):
+        checks.check_at_most(
+            n_train,
+            None if total is None else total - 1,
+            f"{key}.n_train",
+            f"the {total} examples of dataset {dataset!r} less one test example",
+        )
+        if isinstance(n_test, int):
+            checks.check_at_most(
+                n_train + n_test,
+                total,
+                f"{key}.n_test",
+                f"the {total} examples of dataset {dataset!r} (as n_train + n_test)",
+            )
+    if exp.get("train_per_class") is not None:
+        smallest = checks.smallest_class_of(entry)
+        checks.check_at_most(
+            exp["train_per_class"],
+            smallest,
+            f"{key}.train_per_class",
+            f"the {smallest} examples of the smallest class of {dataset!r}",
+        )
+    for pool, (start, stop) in (exp.get("pools") or {}).items():
+        if start >= stop:
+            raise ConfigError(f"config key {key}.pools.{pool}: [{start}, {stop}) is empty")
+        checks.check_at_most(
+            stop, total, f"{key}.pools.{pool}", f"the {total} examples of dataset {dataset!r}"
+        )
 
 
 def toy_files(section: dict, rundir: str) -> list[str]:

@@ -3,7 +3,8 @@
 ``workflow/rules/scaling.smk`` reads the section with
 :func:`rlsbench.benchmark.config.part_section` (schema ``workflow/schemas/scaling.schema.yaml``,
 then :func:`check`); its jobs are the timing points of
-:func:`rlsbench.studies.scaling.experiment.plan_points`.
+:func:`rlsbench.studies.scaling.experiment.plan_points` within the budget
+(:func:`rlsbench.studies.scaling.experiment.run_points`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,22 @@ def check(section: dict, datasets: Mapping) -> None:
     """The sweeps must make a plan (varied and fixed sizes, known methods with exponents,
     k < n); raises ConfigError naming the key. The study generates its data: no dataset."""
     plan_points(section)
+
+
+def point_settings(section: dict, method: str) -> dict:
+    """What a timing job of ``method`` needs besides its point: not the budget, which the plan
+    applies, so changing it never re-times a point that runs either way."""
+    spec = section["methods"][method]
+    if "timeout_s" in spec:
+        key, timeout = f"scaling.methods.{method}.timeout_s", spec["timeout_s"]
+    else:
+        key, timeout = "scaling.budget.timeout_s", section["budget"]["timeout_s"]
+    return {
+        "alpha": section["alpha"],
+        "seed": section["seed"],
+        "timeout_s": timeout,
+        "timeout_key": key,
+    }
 
 
 def tables(directory: str) -> dict[str, str]:

@@ -8,17 +8,19 @@ scikit-learn's :class:`~sklearn.feature_selection.SequentialFeatureSelector`.
 The study's pieces, as plain functions (the workflow's ``scaling`` rules run them through
 :mod:`rlsbench.studies.scaling.jobs`):
 
-- :func:`plan_points` turns the ``scaling`` config section into timing points (one Snakemake job
-  each), each knowing the smaller point it is extrapolated from;
-- :func:`budget_decision` decides from that smaller point whether a point is run or skipped;
-- :func:`time_selection` runs one selection with a capped thread count and a hard time limit;
+- :func:`plan_points` turns the ``scaling`` config section into timing points;
+- :func:`budget_decision` decides, from the method's cost model alone (estimated operations, never
+  a time measured in this run), whether a point is run (one Snakemake job) or recorded as
+  skipped, so the set of rows is a function of the config;
+- :func:`time_selection` runs one selection with a capped thread count and a hard time limit
+  (a safety net: a run past it fails its job, it never becomes a row);
 - :func:`fit_exponents` fits the exponent of the swept size on a log-log scale;
 - :func:`speedup_table` gives the speed-up of greedy RLS over every other method at every size;
 - :func:`agreement_table` / :func:`check_agreement` verify that all methods selected the same
   features wherever more than one of them ran.
 
-Timing records are tidy: one JSON file per point (see :func:`point_record`), flattened by
-:func:`points_frame` into one row per point.
+Timing records are tidy: one JSON file per point that ran (see :func:`point_record`), flattened
+with the plan's decisions by :func:`points_frame` into one row per planned point.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from rlsbench.benchmark.config import ConfigError
+from rlsbench.benchmark.protocol import FLOPS as RLS_FLOPS
 from rlsbench.benchmark.timing import Stopwatch
 from rlsbench.benchmark.workflow import JobError
 
@@ -111,6 +114,36 @@ def _sfs_ridgeclassifier_cv5(X, y, k, alpha, threads):
     return _sfs(RidgeClassifier(alpha=alpha), 5, None, X, y, k, threads)
 
 
+# --------------------------------------------------------------------------------------------
+# Cost models: estimated operations of one selection run, the currency of the budget
+# --------------------------------------------------------------------------------------------
+
+#: Interpreter cost of one scikit-learn fit, predict and score inside
+#: SequentialFeatureSelector, in flop equivalents (about 1 ms at 2 GFLOP/s: 5 CPU s for the
+#: 6000 fits of sfs_ridge_loo at m = 25, n = 50, k = 5); it dominates SFS on small problems.
+SKLEARN_FIT_OVERHEAD_FLOPS = 2e6
+
+
+def _rls_flops(name):
+    # the library's own cost models (Pahikkala et al., Section 3), as the main part's budget
+    return lambda m, n, k: RLS_FLOPS[name](m, n, k, 1)
+
+
+def _sfs_flops(folds):
+    def flops(m, n, k):
+        # forward SFS: round s scores each of the n - s + 1 candidate sets of s features by
+        # `folds` fits (LeaveOneOut: folds = m), each O(min(s²m, sm²)) plus the fit overhead
+        folds_ = m if folds == "loo" else folds
+        return float(
+            sum(
+                (n - s + 1) * folds_ * (min(s * s * m, s * m * m) + SKLEARN_FIT_OVERHEAD_FLOPS)
+                for s in range(1, k + 1)
+            )
+        )
+
+    return flops
+
+
 @dataclass(frozen=True)
 class ScalingMethod:
     """A selector the study can time.
@@ -120,6 +153,9 @@ class ScalingMethod:
     name : str
     select : callable
         ``select(X, y, k, alpha, threads) -> ndarray of shape (k,)`` of selected column indices.
+    flops : callable
+        ``flops(m, n, k) -> float``: the estimated operations of one run (its cost model),
+        which the budget compares (:func:`budget_decision`).
     ordered : bool
         True when ``select`` returns the features in the order they were added; False when only
         the set is known (scikit-learn's SFS), in which case agreement is checked by set.
@@ -133,6 +169,7 @@ class ScalingMethod:
 
     name: str
     select: Callable
+    flops: Callable[[int, int, int], float]
     label: str
     ordered: bool = True
     comparable: bool = True
@@ -143,29 +180,37 @@ SCALING_METHODS: dict[str, ScalingMethod] = {
     m.name: m
     for m in (
         ScalingMethod(
-            "greedy_rls", _greedy_rls, "greedy RLS", description="greedy RLS, Algorithm 3, O(kmn)"
+            "greedy_rls",
+            _greedy_rls,
+            _rls_flops("greedy_rls"),
+            "greedy RLS",
+            description="greedy RLS, Algorithm 3, O(kmn)",
         ),
         ScalingMethod(
             "lowrank_lssvm",
             _lowrank_lssvm,
+            _rls_flops("lowrank_lssvm"),
             "low-rank updated LS-SVM",
             description="low-rank updated LS-SVM, Algorithm 2, O(knm^2)",
         ),
         ScalingMethod(
             "wrapper_loo",
             _wrapper_loo,
+            _rls_flops("wrapper_loo"),
             "wrapper, LOO short-cut",
             description="wrapper, RLS retrained per candidate, LOO short-cut (7), O(k^3mn)",
         ),
         ScalingMethod(
             "wrapper_blackbox",
             _wrapper_blackbox,
+            _rls_flops("wrapper_blackbox"),
             "wrapper, black box",
             description="wrapper, RLS as black box, m retrainings for LOO, O(k^3m^2n)",
         ),
         ScalingMethod(
             "sfs_ridge_loo",
             _sfs_ridge_loo,
+            _sfs_flops("loo"),
             "sklearn SFS, Ridge, LOO",
             ordered=False,
             description="sklearn SequentialFeatureSelector(Ridge(fit_intercept=False), "
@@ -174,6 +219,7 @@ SCALING_METHODS: dict[str, ScalingMethod] = {
         ScalingMethod(
             "sfs_ridgeclassifier_cv5",
             _sfs_ridgeclassifier_cv5,
+            _sfs_flops(5),
             "sklearn SFS, RidgeClassifier, 5-fold",
             ordered=False,
             comparable=False,
@@ -200,11 +246,10 @@ def get_scaling_method(name: str) -> ScalingMethod:
 
 @dataclass(frozen=True)
 class Point:
-    """One timing job: a method at one (m, n, k) with a thread count.
+    """One timing point: a method at one (m, n, k) with a thread count.
 
-    ``previous`` is the key of the next smaller point of the same method and threads along
-    ``vary`` (the swept variable of the first sweep that lists this point); the budget is
-    extrapolated from it. ``sweeps`` lists every sweep the point belongs to.
+    ``vary`` is the swept variable of the first sweep that lists the point; ``sweeps`` lists
+    every sweep the point belongs to.
     """
 
     method: str
@@ -214,7 +259,6 @@ class Point:
     k: int
     sweeps: tuple[str, ...] = ()
     vary: str | None = None
-    previous: str | None = None
 
     @property
     def key(self) -> str:
@@ -242,7 +286,7 @@ def plan_points(cfg: Mapping) -> dict[str, Point]:
     -------
     dict of str → Point
         Keyed by :attr:`Point.key`. A point listed by several sweeps appears once (its job runs
-        once) and keeps the predecessor of the first sweep that lists it.
+        once) and keeps the swept variable of the first sweep that lists it.
     """
     points: dict[str, Point] = {}
     for sweep, spec in cfg["sweeps"].items():
@@ -276,7 +320,6 @@ def plan_points(cfg: Mapping) -> dict[str, Point]:
                     "(exponents) in scaling.methods"
                 )
             for threads in spec.get("threads", cfg.get("threads", [1])):
-                previous = None
                 for value in values:
                     dims = {**fixed, vary: value}
                     if dims["k"] >= dims["n"]:
@@ -297,9 +340,7 @@ def plan_points(cfg: Mapping) -> dict[str, Point]:
                             int(dims["k"]),
                             sweeps=(sweep,),
                             vary=vary,
-                            previous=previous,
                         )
-                    previous = key
     return points
 
 
@@ -307,14 +348,11 @@ def lookup_point(points: Mapping[str, Point], wildcards) -> Point:
     """The planned point of a job's wildcards (``method``, ``threads``, ``m``, ``n``, ``k``)."""
     key = point_key(wildcards.method, wildcards.threads, wildcards.m, wildcards.n, wildcards.k)
     if key not in points:
-        raise ValueError(f"scaling point {key} is not in any sweep of config['scaling']['sweeps']")
+        raise ValueError(
+            f"scaling point {key} is not planned to run: in no sweep of scaling.sweeps, or over "
+            "its budget (points.csv lists it with the reason)"
+        )
     return points[key]
-
-
-def previous_input(points: Mapping[str, Point], wildcards, directory: str) -> dict:
-    """Snakemake input of a point job: the record of the smaller point it extrapolates from."""
-    previous = lookup_point(points, wildcards).previous
-    return {"previous": f"{directory}/{previous}.json"} if previous else {}
 
 
 def job_params(points: Mapping[str, Point], wildcards) -> dict:
@@ -324,60 +362,85 @@ def job_params(points: Mapping[str, Point], wildcards) -> dict:
 
 
 # --------------------------------------------------------------------------------------------
-# Budget: run, or skip with the reason
+# Budget: run, or skip with the reason, decided from the plan alone
 # --------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class BudgetDecision:
+    """Whether a point runs, with the numbers that decided it (both recorded in the tables).
+
+    ``budget_key`` is the config key the budget came from.
+    """
+
     run: bool
-    predicted_s: float
+    estimated_flops: float
+    budget_flops: float
+    budget_key: str
     reason: str
 
 
-def budget_decision(
-    point: Point,
-    previous: Mapping | None,
-    exponents: Mapping[str, float],
-    budget_s: float,
-) -> BudgetDecision:
-    """Run a point, or skip it because its predicted time exceeds the budget.
+def budget_decision(point: Point, section: Mapping) -> BudgetDecision:
+    """Run a point, or skip it because its estimated cost exceeds the budget.
 
-    The prediction extrapolates the measured median CPU time of the next smaller point with
-    the method's known exponent of the swept variable: ``t = t_prev (size / size_prev) ** p``.
-    CPU time (all threads) rather than wall time, so that the set of points run does not
-    depend on how busy a shared machine is, and a multi-threaded point is not cheaper.
+    The estimate is the method's cost model (:attr:`ScalingMethod.flops`) at the point's
+    (m, n, k); the budget is ``scaling.methods.<method>.max_flops`` if given, else
+    ``scaling.budget.max_flops``. Both are fixed by the config, so the same config always runs
+    the same points, however fast or busy the machine is (no time measured in this run
+    decides anything).
 
     Parameters
     ----------
     point : Point
-    previous : mapping or None
-        The record (:func:`point_record`) of ``point.previous``; None for the smallest size.
-    exponents : mapping of {"m", "n", "k"} → float
-        The method's asymptotic exponents (e.g. greedy RLS 1, 1, 1; low-rank LS-SVM 2, 1, 1).
-    budget_s : float
-        Largest predicted CPU time (seconds) of one selection run that is still run.
+    section : mapping
+        The validated ``scaling`` section (``budget``, ``methods``).
     """
-    if previous is None:
-        return BudgetDecision(True, math.nan, "smallest size: always run")
-    status = previous["status"]
-    if status != "ok":
+    method_cfg = section["methods"][point.method]
+    if "max_flops" in method_cfg:
+        key, budget = f"scaling.methods.{point.method}.max_flops", float(method_cfg["max_flops"])
+    else:
+        key, budget = "scaling.budget.max_flops", float(section["budget"]["max_flops"])
+    flops = float(get_scaling_method(point.method).flops(point.m, point.n, point.k))
+    if flops > budget:
         return BudgetDecision(
-            False, math.nan, f"not run: the smaller point {point.previous} was {status}"
+            False, flops, budget, key, f"skipped: estimated {flops:.3g} flops > {key} {budget:.3g}"
         )
-    prev_size = int(previous[point.vary])
-    t_prev = float(np.median(previous["cpu_s"]))
-    p = float(exponents[point.vary])
-    predicted = t_prev * (point.size(point.vary) / prev_size) ** p
-    if predicted > budget_s:
-        return BudgetDecision(
-            False,
-            predicted,
-            f"skipped: predicted {predicted:.3g} CPU s = {t_prev:.3g} s at "
-            f"{point.vary}={prev_size} "
-            f"x ({point.size(point.vary)}/{prev_size})^{p:g} > budget {budget_s:g} s",
+    return BudgetDecision(
+        True, flops, budget, key, f"run: estimated {flops:.3g} flops <= {key} {budget:.3g}"
+    )
+
+
+def run_points(points: Mapping[str, Point], section: Mapping) -> dict[str, Point]:
+    """The planned points within the budget: one job each."""
+    return {key: p for key, p in points.items() if budget_decision(p, section).run}
+
+
+def plan_rows(points: Mapping[str, Point], section: Mapping) -> list[dict]:
+    """Every planned point with its budget decision, as :func:`points_frame` reads them.
+
+    ``status`` is "ok" for a point that runs (its record adds the times) and "skipped" for one
+    over the budget (no job, no record).
+    """
+    rows = []
+    for key, point in points.items():
+        decision = budget_decision(point, section)
+        rows.append(
+            {
+                "key": key,
+                "method": point.method,
+                "threads": point.threads,
+                "m": point.m,
+                "n": point.n,
+                "k": point.k,
+                "sweeps": list(point.sweeps),
+                "status": "ok" if decision.run else "skipped",
+                "reason": decision.reason,
+                "estimated_flops": decision.estimated_flops,
+                "budget_flops": decision.budget_flops,
+                "budget_key": decision.budget_key,
+            }
         )
-    return BudgetDecision(True, predicted, f"predicted {predicted:.3g} s <= budget {budget_s:g} s")
+    return rows
 
 
 # --------------------------------------------------------------------------------------------
@@ -526,11 +589,8 @@ def point_record(point: Point, *, alpha: float, seed: int, threads_used: int) ->
         "alpha": float(alpha),
         "seed": int(seed),
         "vary": point.vary,
-        "previous": point.previous,
         "ordered": get_scaling_method(point.method).ordered,
         "status": None,
-        "reason": "",
-        "predicted_s": None,
         "wall_s": [],
         "cpu_s": [],
         "selected": None,
@@ -539,19 +599,17 @@ def point_record(point: Point, *, alpha: float, seed: int, threads_used: int) ->
 
 def add_repeat(record: dict, result: Mapping) -> dict:
     """Append one repeat's result; every repeat of a point must select the same features."""
-    if record["status"] not in (None, "ok"):
-        raise ValueError(f"cannot add a repeat to a {record['status']} point")
+    key = point_key(record["method"], record["threads"], record["m"], record["n"], record["k"])
+    if result["status"] != "ok":
+        raise ValueError(f"{key}: only a finished run is a repeat, got {result['status']!r}")
     if record["selected"] is not None and result["selected"] != record["selected"]:
-        key = point_key(record["method"], record["threads"], record["m"], record["n"], record["k"])
         raise RuntimeError(
             f"{key}: repeats selected different features (non-deterministic selector)"
         )
-    record["status"] = result["status"]
-    record["reason"] = result.get("reason") or record["reason"]
+    record["status"] = "ok"
     record["wall_s"].append(float(result["wall_s"]))
     record["cpu_s"].append(float(result["cpu_s"]))
-    if result["selected"] is not None:
-        record["selected"] = list(result["selected"])
+    record["selected"] = list(result["selected"])
     return record
 
 
@@ -559,6 +617,8 @@ def add_repeat(record: dict, result: Mapping) -> dict:
 # Tables
 # --------------------------------------------------------------------------------------------
 
+#: Columns of ``points.csv``: the plan and its budget decision (a function of the config),
+#: then the measurements (``n_repeats`` onwards, bar ``ordered``, ``selected``, ``sweeps``).
 POINT_COLUMNS = [
     "method",
     "threads",
@@ -568,7 +628,9 @@ POINT_COLUMNS = [
     "k",
     "status",
     "reason",
-    "predicted_s",
+    "estimated_flops",
+    "budget_flops",
+    "budget_key",
     "n_repeats",
     "wall_s",
     "wall_s_min",
@@ -586,39 +648,46 @@ POINT_COLUMNS = [
 
 
 def points_frame(
-    records: Iterable[Mapping],
-    benchmarks: Iterable[pd.DataFrame | None],
-    sweeps_of: Mapping[str, Iterable[str]] | None = None,
+    plan: Iterable[Mapping],
+    records: Mapping[str, Mapping],
+    benchmarks: Mapping[str, pd.DataFrame | None] | None = None,
 ) -> pd.DataFrame:
-    """One row per point: medians of the in-process selection times and of the job benchmark.
+    """One row per planned point: its budget decision, and for a point that ran the medians of
+    the in-process selection times and of the job benchmark.
 
     ``wall_s``/``cpu_s`` (with ``_min``/``_max`` over the repeats) time the selection alone,
     in-process, after a warm-up; ``job_s``/``job_cpu_s``/``job_max_rss_mb`` are Snakemake's
     benchmark of the whole job (interpreter start, imports, data generation), median of the
-    repeats.
+    repeats. A skipped point has no record: NaN times, ``threads_used`` 0.
 
     Parameters
     ----------
-    records : iterable of dict
-        Point records (:func:`point_record`).
-    benchmarks : iterable of DataFrame or None
+    plan : iterable of dict
+        :func:`plan_rows`: every planned point with its decision.
+    records : mapping of point key → dict
+        The records (:func:`point_record`) of the points that ran.
+    benchmarks : mapping of point key → DataFrame or None, optional
         The matching Snakemake benchmark tables (columns ``s``, ``cpu_time``, ``max_rss``; one
-        row per repeat), or None.
-    sweeps_of : mapping of point key → sweep names, optional
-        Which sweeps each point belongs to (:func:`plan_points`); kept out of the records so
-        that adding a sweep never re-triggers an existing timing.
+        row per repeat).
 
     Returns
     -------
     DataFrame with :data:`POINT_COLUMNS`, sorted by method, threads, m, n, k. ``selected`` is
     the space-separated feature indices; ``sweeps`` is ``;``-separated.
     """
+    benchmarks = benchmarks or {}
     rows = []
-    for rec, bench in zip(records, benchmarks, strict=True):
-        wall = np.asarray(rec["wall_s"], dtype=float)
-        cpu = np.asarray(rec["cpu_s"], dtype=float)
-        ok = rec["status"] == "ok"
-        key = point_key(rec["method"], rec["threads"], rec["m"], rec["n"], rec["k"])
+    for planned in plan:
+        key = planned["key"]
+        ran = planned["status"] == "ok"
+        rec = records.get(key)
+        if ran and (rec is None or rec.get("status") != "ok"):
+            raise JobError(f"scaling point {key}: planned to run but it has no finished record")
+        if not ran and rec is not None:
+            raise JobError(f"scaling point {key}: over its budget but it has a record")
+        wall = np.asarray(rec["wall_s"] if ran else [], dtype=float)
+        cpu = np.asarray(rec["cpu_s"] if ran else [], dtype=float)
+        bench = benchmarks.get(key)
 
         def _bench(col, bench=bench):
             if bench is None or col not in bench or bench[col].isna().all():
@@ -627,30 +696,30 @@ def points_frame(
 
         rows.append(
             {
-                "method": rec["method"],
-                "threads": int(rec["threads"]),
-                "threads_used": int(rec["threads_used"]),
-                "m": int(rec["m"]),
-                "n": int(rec["n"]),
-                "k": int(rec["k"]),
-                "status": rec["status"],
-                "reason": rec["reason"],
-                "predicted_s": math.nan
-                if rec["predicted_s"] is None
-                else float(rec["predicted_s"]),
+                "method": planned["method"],
+                "threads": int(planned["threads"]),
+                "threads_used": int(rec["threads_used"]) if ran else 0,
+                "m": int(planned["m"]),
+                "n": int(planned["n"]),
+                "k": int(planned["k"]),
+                "status": planned["status"],
+                "reason": planned["reason"],
+                "estimated_flops": float(planned["estimated_flops"]),
+                "budget_flops": float(planned["budget_flops"]),
+                "budget_key": planned["budget_key"],
                 "n_repeats": int(wall.size),
-                "wall_s": float(np.median(wall)) if ok else math.nan,
-                "wall_s_min": float(wall.min()) if ok else math.nan,
-                "wall_s_max": float(wall.max()) if ok else math.nan,
-                "cpu_s": float(np.median(cpu)) if ok else math.nan,
-                "cpu_s_min": float(cpu.min()) if ok else math.nan,
-                "cpu_s_max": float(cpu.max()) if ok else math.nan,
+                "wall_s": float(np.median(wall)) if ran else math.nan,
+                "wall_s_min": float(wall.min()) if ran else math.nan,
+                "wall_s_max": float(wall.max()) if ran else math.nan,
+                "cpu_s": float(np.median(cpu)) if ran else math.nan,
+                "cpu_s_min": float(cpu.min()) if ran else math.nan,
+                "cpu_s_max": float(cpu.max()) if ran else math.nan,
                 "job_s": _bench("s"),
                 "job_cpu_s": _bench("cpu_time"),
                 "job_max_rss_mb": _bench("max_rss"),
-                "ordered": bool(rec["ordered"]),
-                "selected": "" if rec["selected"] is None else " ".join(map(str, rec["selected"])),
-                "sweeps": ";".join((sweeps_of or {}).get(key, ())),
+                "ordered": get_scaling_method(planned["method"]).ordered,
+                "selected": " ".join(map(str, rec["selected"])) if ran else "",
+                "sweeps": ";".join(planned["sweeps"]),
             }
         )
     frame = pd.DataFrame(rows, columns=POINT_COLUMNS)
@@ -659,8 +728,9 @@ def points_frame(
 
 def read_points(path) -> pd.DataFrame:
     """Read a ``points.csv`` written from :func:`points_frame` (``selected`` stays a string)."""
-    frame = pd.read_csv(path, dtype={"selected": str, "reason": str, "sweeps": str})
-    for col in ("selected", "reason", "sweeps"):
+    text = {"selected": str, "reason": str, "sweeps": str, "budget_key": str}
+    frame = pd.read_csv(path, dtype=text)
+    for col in text:
         frame[col] = frame[col].fillna("")
     return frame
 
@@ -925,12 +995,13 @@ __all__ = [
     "get_scaling_method",
     "job_params",
     "lookup_point",
-    "previous_input",
     "plan_points",
+    "plan_rows",
     "point_key",
     "point_record",
     "read_points",
     "points_frame",
+    "run_points",
     "speedup_table",
     "thread_speedup_table",
     "sweep_frame",

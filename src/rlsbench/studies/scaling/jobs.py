@@ -20,12 +20,12 @@ import pandas as pd
 from rlsbench.benchmark._io import atomic_path, atomic_write_text
 from rlsbench.benchmark.provenance import provenance
 from rlsbench.benchmark.tables import markdown_table, write_csv, write_markdown
+from rlsbench.benchmark.workflow import JobError
 from rlsbench.studies.scaling.experiment import (
     REFERENCE_METHOD,
     Point,
     add_repeat,
     agreement_table,
-    budget_decision,
     check_agreement,
     fit_exponents,
     get_scaling_method,
@@ -41,15 +41,14 @@ from rlsbench.studies.scaling.experiment import (
 log = logging.getLogger(__name__)
 
 
-def point_job(record, *, point, settings, threads, bench_iteration=0, previous=None):
+def point_job(record, *, point, settings, threads, bench_iteration=0):
     """Time one point (one repeat per call) and write its record (JSON).
 
     Snakemake's ``benchmark: repeat(..., N)`` runs the job N times in a row;
-    ``bench_iteration`` says which call this is. The first call decides from the smaller
-    point's record (``previous``) whether the point runs at all (budget) and starts the
-    record; every call that runs appends its in-process selection time, so the record ends
-    with one time per repeat (Snakemake removes a job's outputs before the first call, never
-    between repeats).
+    ``bench_iteration`` says which call this is. The first call starts the record; every call
+    appends its in-process selection time, so the record ends with one time per repeat
+    (Snakemake removes a job's outputs before the first call, never between repeats). Only
+    points within the budget are jobs (:func:`~rlsbench.studies.scaling.experiment.run_points`).
 
     Parameters
     ----------
@@ -58,20 +57,23 @@ def point_job(record, *, point, settings, threads, bench_iteration=0, previous=N
     point : dict
         Fields of :class:`~rlsbench.studies.scaling.experiment.Point` (without its sweeps).
     settings : dict
-        ``alpha``, ``seed``, ``budget`` and ``methods`` (this point's method only) of the
-        ``scaling`` section.
+        ``alpha``, ``seed``, ``timeout_s`` (the hard limit of the point's method, wall
+        seconds) and ``timeout_key`` (the config key it came from).
     threads : int
         Threads of the job (at least the point's own count unless ``exclusive``).
     bench_iteration : int
-    previous : str, optional
-        Record of the next smaller point of the sweep.
+
+    Raises
+    ------
+    JobError
+        The selection ran past ``timeout_s``: the job fails rather than record a row that
+        would depend on the machine's speed.
     """
     from rlsbench.numerics.synthetic import make_two_gaussians
 
     point = Point(**point)
     out = Path(record)
     threads_used = min(point.threads, int(threads))
-    method_cfg = settings["methods"][point.method]
     if bench_iteration > 0 and out.exists():
         rec = json.loads(out.read_text())
     else:
@@ -79,58 +81,54 @@ def point_job(record, *, point, settings, threads, bench_iteration=0, previous=N
             point, alpha=settings["alpha"], seed=settings["seed"], threads_used=threads_used
         )
         rec["host"] = platform.node()
-        before = json.loads(Path(previous).read_text()) if previous else None
-        decision = budget_decision(
-            point,
-            before,
-            method_cfg["exponents"],
-            method_cfg.get("budget_s", settings["budget"]["point_s"]),
-        )
-        # NaN (no smaller point to extrapolate from) is written as null
-        rec["predicted_s"] = (
-            None if decision.predicted_s != decision.predicted_s else decision.predicted_s
-        )
-        rec["reason"] = decision.reason
-        if not decision.run:
-            rec["status"] = "skipped"
-        log.info("%s: %s", point.key, decision.reason)
 
-    if rec["status"] in (None, "ok"):
-        X, y = make_two_gaussians(point.m, point.n, seed=settings["seed"])
-        result = time_selection(
-            get_scaling_method(point.method).select,
-            X,
-            y,
-            k=point.k,
-            alpha=settings["alpha"],
-            threads=threads_used,
-            timeout_s=method_cfg.get("timeout_s", settings["budget"]["timeout_s"]),
+    X, y = make_two_gaussians(point.m, point.n, seed=settings["seed"])
+    result = time_selection(
+        get_scaling_method(point.method).select,
+        X,
+        y,
+        k=point.k,
+        alpha=settings["alpha"],
+        threads=threads_used,
+        timeout_s=settings["timeout_s"],
+    )
+    if result["status"] != "ok":
+        raise JobError(
+            f"scaling point {point.key}: {result['reason']} (config key "
+            f"{settings['timeout_key']}); the budget is in estimated flops, so lower "
+            f"scaling.methods.{point.method}.max_flops or raise the limit"
         )
-        add_repeat(rec, result)
-        log.info(
-            "%s repeat %d: %s, %.4f s wall, %.4f s cpu, %d thread(s)",
-            point.key,
-            bench_iteration,
-            result["status"],
-            result["wall_s"],
-            result["cpu_s"],
-            threads_used,
-        )
-    else:
-        log.info("%s repeat %d: %s, not run", point.key, bench_iteration, rec["status"])
+    add_repeat(rec, result)
+    log.info(
+        "%s repeat %d: %.4f s wall, %.4f s cpu, %d thread(s)",
+        point.key,
+        bench_iteration,
+        result["wall_s"],
+        result["cpu_s"],
+        threads_used,
+    )
     atomic_write_text(out, json.dumps(rec, indent=1) + "\n")
 
 
-def collect_job(records, benchmarks, points, provenance_json, *, sweeps_of, section):
-    """Every point record and its Snakemake benchmark into one tidy table (``points.csv``),
-    and the run's provenance (JSON)."""
-    recs = [json.loads(Path(path).read_text()) for path in records]
-    benches = [pd.read_csv(path, sep="\t") for path in benchmarks]
-    frame = points_frame(recs, benches, sweeps_of)
+def collect_job(records, benchmarks, points, provenance_json, *, plan, section):
+    """Every planned point, its budget decision and (for a point that ran) its record and
+    Snakemake benchmark into one tidy table (``points.csv``), and the run's provenance (JSON).
+
+    ``records`` and ``benchmarks`` are in the order of the points of ``plan`` that run.
+    """
+    ran = [row["key"] for row in plan if row["status"] == "ok"]
+    if len(ran) != len(records) or len(ran) != len(benchmarks):
+        raise JobError(
+            f"scaling_collect: {len(records)} record(s) and {len(benchmarks)} benchmark(s) "
+            f"for {len(ran)} point(s) that run"
+        )
+    recs = {key: json.loads(Path(path).read_text()) for key, path in zip(ran, records)}
+    benches = {key: pd.read_csv(path, sep="\t") for key, path in zip(ran, benchmarks)}
+    frame = points_frame(plan, recs, benches)
     write_csv(frame, points)
     log.info("%d points: %s", len(frame), frame["status"].value_counts().to_dict())
     info = provenance(section, section.get("seed"))
-    info["hosts_of_points"] = sorted({r.get("host", "") for r in recs})
+    info["hosts_of_points"] = sorted({r.get("host", "") for r in recs.values()})
     atomic_write_text(provenance_json, json.dumps(info, indent=1, default=str) + "\n")
 
 
@@ -166,7 +164,8 @@ def _cell(status, seconds, speedup):
     return f"{seconds:.3g} s (×{speedup:.3g})" if not math.isnan(speedup) else f"{seconds:.3g} s"
 
 
-TIMING_COLUMNS = [
+#: Columns of ``timings.csv``: one row per (sweep, point).
+SWEEP_COLUMNS = [
     "sweep",
     "vary",
     "size",
@@ -184,7 +183,8 @@ TIMING_COLUMNS = [
     "job_s",
     "job_max_rss_mb",
     "n_repeats",
-    "predicted_s",
+    "estimated_flops",
+    "budget_flops",
     "reason",
 ]
 
@@ -309,8 +309,8 @@ def tables_job(
     write_markdown(speedups_md, text)
 
     # Per-sweep timings (the data behind the figures).
-    write_csv(sweeps[TIMING_COLUMNS], timings_csv)
-    write_markdown(timings_md, markdown_table(sweeps[TIMING_COLUMNS], floatfmt=".3g"))
+    write_csv(sweeps[SWEEP_COLUMNS], timings_csv)
+    write_markdown(timings_md, markdown_table(sweeps[SWEEP_COLUMNS], floatfmt=".3g"))
 
     paper = paper_table(pts, cfg["paper_reference"])
     write_csv(paper, paper_csv)
@@ -343,6 +343,8 @@ def paper_table(points: pd.DataFrame, ref: dict) -> pd.DataFrame:
             "threads": 1,
             "cpu_s": float(ref["seconds"]),
             "wall_s": math.nan,
+            "job_s": math.nan,
+            "job_max_rss_mb": math.nan,
             "note": ref["note"],
             "paper / ours (cpu)": math.nan,
         }
@@ -358,10 +360,9 @@ def paper_table(points: pd.DataFrame, ref: dict) -> pd.DataFrame:
                 "threads": int(r["threads_used"]),
                 "cpu_s": r["cpu_s"] if ok else math.nan,
                 "wall_s": r["wall_s"] if ok else math.nan,
-                "note": (
-                    f"whole job incl. start-up and data generation: {r['job_s']:.3g} s wall, "
-                    f"peak RSS {r['job_max_rss_mb']:.0f} MB"
-                )
+                "job_s": r["job_s"] if ok else math.nan,
+                "job_max_rss_mb": r["job_max_rss_mb"] if ok else math.nan,
+                "note": "job_s, job_max_rss_mb: the whole job incl. start-up and data generation"
                 if ok
                 else r["reason"],
                 "paper / ours (cpu)": float(ref["seconds"]) / r["cpu_s"] if ok else math.nan,
@@ -377,6 +378,8 @@ def paper_table(points: pd.DataFrame, ref: dict) -> pd.DataFrame:
                 "threads": 0,
                 "cpu_s": math.nan,
                 "wall_s": math.nan,
+                "job_s": math.nan,
+                "job_max_rss_mb": math.nan,
                 "note": "point not in this config's grid (run config/paper.yaml)",
                 "paper / ours (cpu)": math.nan,
             }
@@ -389,7 +392,7 @@ def figure_job(points, agreement, figure, *, sweep, scale, settings, labels):
 
     One line per method and thread count: median selection time over the repeats in the
     sweep's metric (CPU seconds as in the paper, or wall seconds), bars from the fastest to
-    the slowest repeat. Points that were skipped or timed out are not drawn; the timings table
+    the slowest repeat. Points over the budget are not drawn; the timings table
     lists them with their reason.
     """
     import matplotlib

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rlsbench.benchmark import config as checks
 from rlsbench.benchmark.config import ConfigError
 
 
@@ -35,6 +36,7 @@ def _check_dataset(entry: dict, key: str, datasets: Mapping) -> None:
 def check(section: dict, datasets: Mapping) -> None:
     """Table 1's dataset names are unique; a ``prepared`` dataset is a regression dataset of
     the registry. Raises ConfigError naming the key."""
+    check_sizes(section, datasets)
     seen = set()
     for i, entry in enumerate(section["table1"]["datasets"]):
         key = f"sunyao.table1.datasets[{i}]"
@@ -50,6 +52,54 @@ def check(section: dict, datasets: Mapping) -> None:
                 "config key sunyao.fig1.time_budget_s: replaced by sunyao.fig1.flop_budget "
                 "(estimated floating-point operations per RVM fit, the same on any machine)"
             )
+
+
+def _n_samples(entry: dict, datasets: Mapping) -> int | None:
+    if entry.get("source", "prepared") == "sinc":
+        return entry["n_samples"]
+    name = entry.get("name", entry.get("dataset"))
+    return checks.n_samples_of((datasets or {}).get(name, {}))
+
+
+def check_sizes(section: dict, datasets: Mapping) -> None:
+    """Splits fit their data (n_train + n_test, Fig. 1's largest training size + n_test) and
+    the CV folds fit the CV subset (ConfigError naming the key). Names are checked first."""
+    cv = section.get("cv") or {}
+    folds, subset = cv.get("folds"), cv.get("subset")
+    checks.check_at_most(
+        folds,
+        subset,
+        "sunyao.cv.folds",
+        f"the {subset} examples of the CV subset (sunyao.cv.subset)",
+    )
+    for i, entry in enumerate((section.get("table1") or {}).get("datasets", [])):
+        _check_dataset(entry, f"sunyao.table1.datasets[{i}].name", datasets)
+        if "n_train" not in entry or "n_test" not in entry:
+            continue
+        total = _n_samples(entry, datasets)
+        checks.check_at_most(
+            entry["n_train"] + entry["n_test"],
+            total,
+            f"sunyao.table1.datasets[{i}].n_test",
+            f"the {total} examples of dataset {entry['name']!r} (as n_train + n_test)",
+        )
+        checks.check_at_most(
+            folds,
+            entry["n_train"],
+            "sunyao.cv.folds",
+            f"the {entry['n_train']} training examples of {entry['name']!r}",
+        )
+    f1 = fig1(section)
+    if f1 and "train_sizes" in f1 and "n_test" in f1:
+        _check_dataset(f1, "sunyao.fig1.dataset", datasets)
+        total = _n_samples(f1, datasets)
+        checks.check_at_most(
+            max(f1["train_sizes"]) + f1["n_test"],
+            total,
+            "sunyao.fig1.train_sizes",
+            f"the {total} examples of dataset {f1['dataset']!r} (as the largest train size + "
+            "n_test)",
+        )
 
 
 def table1(section: dict) -> dict:
