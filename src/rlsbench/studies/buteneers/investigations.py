@@ -1,0 +1,339 @@
+"""Runs that isolate why a result of ours differs from Buteneers et al.'s Tables 5-6.
+
+Each investigation re-runs the ELM tasks of a config (normally ``config/paper.yaml``) with one
+thing changed and writes a tidy CSV and a Markdown summary (with provenance) under
+``results/paper/buteneers/investigations/``:
+
+``encoding``
+    The paper's input coding (``features: {categorical: ordinal, inputs: independent}``: one
+    column per nominal attribute, linearly independent inputs only) against our former one
+    (one-hot columns, every input): N and cond of Table 6, the errors of Table 5 and the
+    claims of the paper checked on each.
+``repeats``
+    The same tasks over ``--seeds`` seeds (a seed draws the split of the random-split tasks,
+    the ELM weights and the folds): the spread of every error and how often each claim of the
+    paper holds, task by task and over all tasks. The paper reports one draw; so does our
+    main table.
+
+Only the eigen variants run (the covariance variants make the same choices, see
+``tests/test_ridgecv_selection.py``) and no time is recorded: these runs compare results.
+The claims are checked by the fidelity ledger's own checks
+(:data:`rlsbench.studies.fidelity.claims.CHECKS`) on each run's rows.
+
+Usage::
+
+    python -m rlsbench.studies.buteneers.investigations encoding \\
+        --config config/paper.yaml --mirror /work/shared/datasets \\
+        --out results/paper/buteneers/investigations
+    python -m rlsbench.studies.buteneers.investigations repeats --seeds 10 --jobs 2 ...
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import yaml
+from threadpoolctl import threadpool_limits
+
+from rlsbench.benchmark.config import ConfigError
+from rlsbench.benchmark.provenance import provenance
+from rlsbench.benchmark.tables import with_provenance, write_csv, write_markdown
+from rlsbench.studies.buteneers.experiment import run_task
+from rlsbench.studies.buteneers.jobs import build_task, task_inputs
+
+#: The methods these runs compare (the eigen variants stand for both variants).
+METHODS = ("rr_eigen", "ffs_eigen", "bfs_eigen", "lars", "op_lr", "op_rr")
+#: Input codings compared by ``encoding``: the paper's and our former one.
+CODINGS = {
+    "paper": {"categorical": "ordinal", "inputs": "independent"},
+    "former": {"categorical": "onehot", "inputs": "all"},
+}
+#: The claims of the paper on Tables 5-6 that these runs check.
+CLAIMS = ("B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9")
+#: Columns of a run's rows that the summaries and the claim checks read.
+KEEP = ("method", "error", "pct_removed", "n_selected", "alpha", "cond", "n_features")
+
+
+def elm_tasks(section):
+    """The ELM tasks of a ``buteneers`` config section that name the paper's task."""
+    return [t for t in section["tasks"] if t["features"]["kind"] == "elm" and t.get("paper")]
+
+
+def run_case(spec, seed, coding, mirrors, cache_dir, methods=METHODS):
+    """Rows of one task, one seed and one input coding (dicts, without times).
+
+    Parameters
+    ----------
+    spec : dict
+        A task of the ``buteneers`` section (with its ``name``).
+    seed : int
+    coding : {"paper", "former"}
+        The ``categorical`` and ``inputs`` of the ELM features (:data:`CODINGS`).
+    mirrors : list of str
+        Dataset mirrors (``file://`` URLs or paths).
+    cache_dir : str
+        Where prepared datasets are cached.
+    methods : sequence of str
+
+    Returns
+    -------
+    list of dict
+    """
+    from rlsbench.benchmark.datasets import load
+
+    spec = dict(spec, features=dict(spec["features"], **CODINGS[coding]))
+    dataset = load(spec["dataset"], mirrors=mirrors, cache_dir=cache_dir)
+    U, y, kind = task_inputs(spec, seed, dataset)
+    with threadpool_limits(1):
+        built = build_task(spec["name"], spec, seed, U, y, kind)
+        rows = run_task(
+            built["X_train"],
+            built["y_train"],
+            built["X_test"],
+            built["y_test"],
+            task=built["task"],
+            methods=methods,
+            n_folds=spec["n_folds"],
+            n_lambdas=spec["n_lambdas"],
+            seed=seed,
+            fixed=[built["X_train"].shape[1] - 1],
+        )
+    out = []
+    for r in rows:
+        row = {k: r[k] for k in KEEP}
+        row.update(
+            task=spec["name"],
+            paper_table=spec["paper"],
+            seed=seed,
+            coding=coding,
+            n_inputs=int(U.shape[1]),
+            n_inputs_used=built["n_inputs_used"],
+            n_train=int(built["X_train"].shape[0]),
+        )
+        out.append(row)
+    return out
+
+
+def _run_all(cases, jobs):
+    if jobs <= 1:
+        return [row for case in cases for row in run_case(*case)]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return [row for rows in pool.map(run_case, *zip(*cases)) for row in rows]
+
+
+def check_claims(rows):
+    """The ledger's checks of :data:`CLAIMS` on one run's rows (one seed, one coding).
+
+    Returns
+    -------
+    pandas.DataFrame
+        claim, scope, holds (True / False / None), ours.
+    """
+    from rlsbench.studies.fidelity.claims import CHECKS
+    from rlsbench.studies.fidelity.ours import RunTree
+
+    frame = pd.DataFrame(rows).assign(timed_out=False, cut_by_budget=False, t_opt=np.nan)
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "buteneers").mkdir()
+        frame.to_csv(Path(tmp) / "buteneers" / "results.csv", index=False)
+        tree = RunTree(tmp)
+        for claim in CLAIMS:
+            for o in CHECKS[claim](tree):
+                out.append(dict(claim=claim, scope=o.scope, holds=o.holds, ours=o.ours))
+    return pd.DataFrame(out)
+
+
+def _fmt(mean, sd=None):
+    return f"{mean:.3g}" if sd is None or not np.isfinite(sd) else f"{mean:.3g} ± {sd:.2g}"
+
+
+def _claims_by(frame, by):
+    """Claim outcomes of every group of ``frame`` (grouped by the columns ``by``)."""
+    parts = []
+    for key, g in frame.groupby(list(by), sort=False):
+        c = check_claims(g.to_dict("records"))
+        for col, value in zip(by, key if isinstance(key, tuple) else (key,)):
+            c[col] = value
+        parts.append(c)
+    return pd.concat(parts, ignore_index=True)
+
+
+def _table(frame):
+    """Markdown of a frame (no index)."""
+    return frame.to_markdown(index=False)
+
+
+def encoding(section, mirrors, cache_dir, jobs=1):
+    """The paper's input coding against our former one, at the config's seed.
+
+    Returns
+    -------
+    rows : pandas.DataFrame
+        One row per (coding, task, method).
+    claims : pandas.DataFrame
+        The claims' outcomes under each coding.
+    """
+    seed = int(section["seed"])
+    cases = [
+        (dict(t), seed, name, mirrors, cache_dir) for name in CODINGS for t in elm_tasks(section)
+    ]
+    frame = pd.DataFrame(_run_all(cases, jobs))
+    return frame, _claims_by(frame, ["coding"])
+
+
+def repeats(section, mirrors, cache_dir, seeds, jobs=1):
+    """The ELM tasks with the paper's coding over ``seeds`` seeds.
+
+    Returns
+    -------
+    rows : pandas.DataFrame
+        One row per (seed, task, method).
+    claims : pandas.DataFrame
+        The claims' outcomes for every seed.
+    """
+    cases = [
+        (dict(t), int(seed), "paper", mirrors, cache_dir)
+        for seed in seeds
+        for t in elm_tasks(section)
+    ]
+    frame = pd.DataFrame(_run_all(cases, jobs))
+    return frame, _claims_by(frame, ["seed"])
+
+
+def encoding_markdown(frame, claims, paper_n):
+    """Summary of :func:`encoding`: N and cond per coding, errors, and the claims."""
+    lines = [
+        "# Buteneers et al., Tables 5-6: the paper's input coding against our former one",
+        "",
+        "paper coding: a nominal attribute as one column of level indices, only linearly",
+        "independent input columns (the ELM's hidden layer and direct connections see those);",
+        "former: one 0/1 column per level, every input column. Same split, ELM seed and folds.",
+        "N = 100 hidden units + the inputs used (Table 6 counts no constant column).",
+        "",
+    ]
+    first = frame.drop_duplicates(["coding", "task"])
+    shape = first.pivot_table(
+        index="paper_table", columns="coding", values=["n_features", "cond"], aggfunc="first"
+    )
+    shape = pd.DataFrame(
+        {
+            "task": shape.index,
+            "N paper": [paper_n.get(t, np.nan) for t in shape.index],
+            "N ours (paper coding)": shape[("n_features", "paper")].astype(int).to_numpy(),
+            "N ours (former)": shape[("n_features", "former")].astype(int).to_numpy(),
+            "cond (paper coding)": [f"{v:.2g}" for v in shape[("cond", "paper")]],
+            "cond (former)": [f"{v:.2g}" for v in shape[("cond", "former")]],
+        }
+    )
+    lines += ["## Table 6: features and condition number", "", _table(shape), ""]
+    err = frame.pivot_table(index=["paper_table", "coding"], columns="method", values="error")
+    err = err[[m for m in METHODS if m in err.columns]].round(2).reset_index()
+    lines += ["## Table 5: test error (NRMSE × 10)", "", _table(err), ""]
+    lines += ["## The paper's claims under each coding", "", _claims_table(claims, "coding"), ""]
+    return "\n".join(lines) + "\n"
+
+
+def _claims_table(claims, by):
+    c = claims.assign(holds=claims["holds"].map({True: "holds", False: "fails", None: "–"}))
+    c = c.pivot_table(index=["claim", "scope"], columns=by, values="holds", aggfunc="first")
+    c.columns = [f"{by} {v}" for v in c.columns]
+    return _table(c.reset_index())
+
+
+def repeats_markdown(frame, claims):
+    """Summary of :func:`repeats`: errors mean ± sd over seeds, claims' frequencies."""
+    seeds = sorted(frame["seed"].unique())
+    lines = [
+        "# Buteneers et al., Tables 5-6 over seeds",
+        "",
+        f"Seeds {seeds[0]}…{seeds[-1]} ({len(seeds)}): each draws the split (random-split "
+        "tasks; Ailerons and Elevators use Torgo's fixed train/test split), the ELM weights and "
+        "the folds. The paper's input coding. Each cell: mean ± standard deviation over seeds.",
+        "",
+    ]
+    stats = frame.groupby(["paper_table", "method"])["error"].agg(["mean", "std"])
+    err = stats.apply(lambda r: _fmt(r["mean"], r["std"]), axis=1).unstack("method")
+    err = err[[m for m in METHODS if m in err.columns]].reset_index()
+    lines += ["## Test error (NRMSE × 10)", "", _table(err), ""]
+    rm = frame.groupby(["paper_table", "method"])["pct_removed"].agg(["mean", "std"])
+    rm = rm.apply(lambda r: _fmt(r["mean"], r["std"]), axis=1).unstack("method")
+    rm = rm[[m for m in METHODS if m in rm.columns]].reset_index()
+    lines += ["## Removed features (%)", "", _table(rm), ""]
+    known = claims[claims["holds"].notna()]
+    freq = (
+        known.groupby(["claim", "scope"])["holds"]
+        .agg(lambda s: f"{int(s.astype(bool).sum())} of {len(s)}")
+        .rename("seeds on which it holds")
+        .reset_index()
+    )
+    lines += [
+        "## How often each claim holds",
+        "",
+        "The ledger's own checks on each seed's rows (all tasks = the ELM tasks here; the",
+        "ledger's all-task claims also count adult).",
+        "",
+        _table(freq),
+        "",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _paper_n():
+    from rlsbench.studies.buteneers.paper_tables import PAPER
+
+    return {k: v["N"] for k, v in PAPER.items() if k != "adult"}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python -m rlsbench.studies.buteneers.investigations",
+        description=__doc__.split("\n")[0],
+    )
+    parser.add_argument("which", choices=["encoding", "repeats"])
+    parser.add_argument("--config", default="config/paper.yaml", help="config with the tasks")
+    parser.add_argument("--mirror", action="append", required=True, help="dataset mirror path")
+    parser.add_argument("--cache", default="results/datasets/cache", help="prepared datasets")
+    parser.add_argument("--out", default="results/paper/buteneers/investigations")
+    parser.add_argument("--seeds", type=int, default=10, help="repeats: seeds 0..SEEDS-1")
+    parser.add_argument("--jobs", type=int, default=1, help="processes (one BLAS thread each)")
+    parser.add_argument("--tasks", nargs="*", help="only these task names")
+    args = parser.parse_args(argv)
+    if args.seeds < 1 or args.jobs < 1:
+        parser.error("--seeds and --jobs must be at least 1")
+    try:
+        section = yaml.safe_load(Path(args.config).read_text())["buteneers"]
+        if args.tasks:
+            section = dict(section, tasks=[t for t in section["tasks"] if t["name"] in args.tasks])
+        if not elm_tasks(section):
+            raise ConfigError(f"{args.config}: no ELM task of the paper in buteneers.tasks")
+    except (OSError, KeyError, TypeError, yaml.YAMLError) as exc:
+        parser.error(f"{args.config}: cannot read buteneers.tasks ({exc})")
+    except ConfigError as exc:
+        parser.error(str(exc))
+    mirrors = [Path(m).resolve().as_uri() if "://" not in m else m for m in args.mirror]
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    settings = dict(vars(args), config_section=section)
+    if args.which == "encoding":
+        frame, claims = encoding(section, mirrors, args.cache, args.jobs)
+        text = encoding_markdown(frame, claims, _paper_n())
+    else:
+        frame, claims = repeats(section, mirrors, args.cache, range(args.seeds), args.jobs)
+        text = repeats_markdown(frame, claims)
+    prov = provenance(settings, int(section.get("seed", 0)))
+    write_csv(with_provenance(frame, prov), out / f"{args.which}.csv", float_format="%.6g")
+    write_csv(with_provenance(claims, prov), out / f"{args.which}_claims.csv")
+    write_markdown(out / f"{args.which}.md", text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
