@@ -346,7 +346,10 @@ def buteneers(tree):
             if item == "Table 5":
                 elm_t_opt.setdefault(m, []).append(r["t_opt"])
         else:
-            steps = f"{int(r['n_steps'])} of the {int(r['steps_needed'])} steps"
+            needed = r.get("steps_needed", math.nan)
+            steps = f"{int(r['n_steps'])} of the " + (
+                f"{int(needed)} steps" if not pd.isna(needed) else "steps"
+            )
             note = (
                 f"covariance variant run for {steps} the eigen variant took (deterministic step "
                 "budget, config key buteneers.covariance_steps)"
