@@ -269,3 +269,19 @@ def test_the_command_line_names_a_config_without_elm_tasks(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["encoding", "--config", str(cfg), "--mirror", str(tmp_path)])
     assert "no ELM task of the paper" in capsys.readouterr().err
+
+
+def test_the_claim_checks_on_the_papers_own_numbers(tmp_path, capsys):
+    from rlsbench.studies.buteneers.investigations import main
+
+    assert main(["paper", "--out", str(tmp_path)]) == 0
+    claims = pd.read_csv(tmp_path / "paper_claims.csv")
+    holds = {(c, s): h for c, s, h in zip(claims["claim"], claims["scope"], claims["holds"])}
+    # the paper's Tables 3 and 5: BFS below FFS on 4 of 8 tasks; Elevators' BFS removes 38 %
+    assert str(holds[("B3", "all tasks")]) == "False"
+    assert str(holds[("B9", "elevators")]) == "False" and str(holds[("B7", "all tasks")]) == "True"
+    assert "4 of 8" in (tmp_path / "paper.md").read_text()
+    text = (tmp_path / "paper.md").read_text()
+    (tmp_path / "paper.md").unlink()
+    assert main(["paper", "--markdown-only", "--out", str(tmp_path)]) == 0
+    assert (tmp_path / "paper.md").read_text() == text
