@@ -285,3 +285,24 @@ def test_the_claim_checks_on_the_papers_own_numbers(tmp_path, capsys):
     (tmp_path / "paper.md").unlink()
     assert main(["paper", "--markdown-only", "--out", str(tmp_path)]) == 0
     assert (tmp_path / "paper.md").read_text() == text
+
+
+def test_the_default_configs_task_job_writes_the_same_table_twice_but_for_times(tmp_path):
+    from rlsbench.benchmark.datasets import fetch
+    from rlsbench.studies.buteneers import config as buteneers_config
+    from rlsbench.studies.buteneers.jobs import task_job
+
+    section = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["buteneers"]
+    name, task = next(iter(buteneers_config.tasks(section).items()))
+    data = fetch(task["dataset"], cache_dir=tmp_path / "cache")
+    common = buteneers_config.common(section)
+    assert common["covariance_steps"] == 2 and "fs_max_seconds" not in common
+    tables = []
+    for run in ("a", "b"):
+        out = tmp_path / f"{run}.csv"
+        task_job(str(out), name=name, task=task, common=common, threads=1, data=str(data))
+        tables.append(pd.read_csv(out).drop(columns=list(TIMING_COLUMNS)))
+    pd.testing.assert_frame_equal(*tables)
+    cut = tables[0][tables[0]["cut_by_budget"]]
+    assert set(cut["method"]) == {"ffs_covariance", "bfs_covariance"}
+    assert (cut["n_steps"] == 2).all() and cut["agrees_with_eigen"].all()
