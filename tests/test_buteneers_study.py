@@ -245,6 +245,8 @@ def test_encoding_and_repeats_check_the_claims_per_run(tmp_path):
     from rlsbench.studies.buteneers.investigations import (
         encoding,
         encoding_markdown,
+        grid,
+        grid_markdown,
         repeats,
         repeats_markdown,
     )
@@ -259,6 +261,11 @@ def test_encoding_and_repeats_check_the_claims_per_run(tmp_path):
     frame, claims = repeats(section, [], str(tmp_path), seeds=[0, 1])
     assert sorted(frame["seed"].unique()) == [0, 1]
     assert "of 2" in repeats_markdown(frame, claims)
+    frame, claims = grid(section, [], str(tmp_path), lows=(1e-8, 1e-2))
+    assert sorted(frame["lambda_low"].unique()) == [1e-8, 1e-2]
+    alphas = frame.groupby("lambda_low")["alpha"].min()
+    assert alphas[1e-2] > alphas[1e-8]  # the raised floor cuts off the smallest λ chosen
+    assert "lambda_low 0.01" in grid_markdown(frame, claims)
 
 
 def test_the_command_line_names_a_config_without_elm_tasks(tmp_path, capsys):

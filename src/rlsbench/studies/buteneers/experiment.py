@@ -177,6 +177,7 @@ def run_task(
     seed: int,
     fixed=(),
     covariance_steps=None,
+    lambda_range=(1e-8, 1e2),
     log=None,
 ) -> list[dict]:
     """Every method of the tables on one train/test split.
@@ -202,6 +203,9 @@ def run_task(
     covariance_steps : int or dict, optional
         Step budget of each covariance-variant FFS/BFS run, or ``{"ffs": ..., "bfs": ...}``
         one per direction (None: run to the stopping point).
+    lambda_range : (float, float)
+        Smallest and largest λ of the log-spaced grid, as multiples of tr(A)/N (the paper
+        does not state its grid of R values).
         A run it cuts has no selection of its own (``n_selected``, ``pct_removed``, ``error``
         are NaN), ``agrees_with_eigen`` for the steps it took and ``t_opt_estimate`` for the
         whole run (:func:`covariance_time_estimate`).
@@ -242,7 +246,7 @@ def run_task(
     with Stopwatch() as clock:
         stats = fold_statistics(X_train, y_train, folds)
     t_cov = clock.wall_s
-    lambdas = lambda_grid(stats.A, n_lambdas)
+    lambdas = lambda_grid(stats.A, n_lambdas, low=lambda_range[0], high=lambda_range[1])
     cond = float(np.linalg.cond(stats.A))
     n_free = N - len(fixed)
     rows = {}

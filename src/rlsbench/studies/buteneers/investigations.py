@@ -14,6 +14,10 @@ thing changed and writes a tidy CSV and a Markdown summary (with provenance) und
     the ELM weights and the folds): the spread of every error and how often each claim of the
     paper holds, task by task and over all tasks. The paper reports one draw; so does our
     main table.
+``grid``
+    The paper's coding at the config's seed with the smallest λ of the grid raised from
+    1e-8 to 1e-6, 1e-4 and 1e-2 times tr(A)/N (the paper gives R = 80 values, not their
+    range): how much the selections, and the claims on them, depend on that unstated choice.
 ``paper``
     No run: the same claim checks applied to the paper's own printed Tables 3, 5 and 6
     (:mod:`rlsbench.studies.buteneers.paper_tables`), to tell a claim our data refute from a
@@ -70,7 +74,11 @@ def elm_tasks(section):
     return [t for t in section["tasks"] if t["features"]["kind"] == "elm" and t.get("paper")]
 
 
-def run_case(spec, seed, coding, mirrors, cache_dir, methods=METHODS):
+#: Smallest λ of the grid (× tr(A)/N) compared by ``grid``; 1e-8 is the main tables'.
+GRID_LOWS = (1e-8, 1e-6, 1e-4, 1e-2)
+
+
+def run_case(spec, seed, coding, mirrors, cache_dir, methods=METHODS, lambda_low=1e-8):
     """Rows of one task, one seed and one input coding (dicts, without times).
 
     Parameters
@@ -85,6 +93,8 @@ def run_case(spec, seed, coding, mirrors, cache_dir, methods=METHODS):
     cache_dir : str
         Where prepared datasets are cached.
     methods : sequence of str
+    lambda_low : float
+        Smallest λ of the grid, as a multiple of tr(A)/N.
 
     Returns
     -------
@@ -108,6 +118,7 @@ def run_case(spec, seed, coding, mirrors, cache_dir, methods=METHODS):
             n_lambdas=spec["n_lambdas"],
             seed=seed,
             fixed=[built["X_train"].shape[1] - 1],
+            lambda_range=(lambda_low, 1e2),
         )
     out = []
     for r in rows:
@@ -117,6 +128,7 @@ def run_case(spec, seed, coding, mirrors, cache_dir, methods=METHODS):
             paper_table=spec["paper"],
             seed=seed,
             coding=coding,
+            lambda_low=lambda_low,
             n_inputs=int(U.shape[1]),
             n_inputs_used=built["n_inputs_used"],
             n_train=int(built["X_train"].shape[0]),
@@ -193,6 +205,43 @@ def encoding(section, mirrors, cache_dir, jobs=1):
     ]
     frame = pd.DataFrame(_run_all(cases, jobs))
     return frame, _claims_by(frame, ["coding"])
+
+
+def grid(section, mirrors, cache_dir, jobs=1, lows=GRID_LOWS):
+    """The ELM tasks with the paper's coding and each smallest λ of ``lows``.
+
+    Returns
+    -------
+    rows : pandas.DataFrame
+        One row per (lambda_low, task, method).
+    claims : pandas.DataFrame
+        The claims' outcomes for every grid.
+    """
+    seed = int(section["seed"])
+    cases = [
+        (dict(t), seed, "paper", mirrors, cache_dir, METHODS, float(low))
+        for low in lows
+        for t in elm_tasks(section)
+    ]
+    frame = pd.DataFrame(_run_all(cases, jobs))
+    return frame, _claims_by(frame, ["lambda_low"])
+
+
+def grid_markdown(frame, claims):
+    """Summary of :func:`grid`: errors, % removed and chosen λ per grid, and the claims."""
+    lines = [
+        "# Buteneers et al., Tables 5-6: the smallest λ of the grid",
+        "",
+        "The paper's input coding, the config's seed; R = 80 log-spaced λ from `lambda_low` to",
+        "1e2 times tr(A)/N (the main tables: 1e-8). Only the grid changes.",
+        "",
+    ]
+    for col, title in (("error", "Test error (NRMSE × 10)"), ("pct_removed", "Removed (%)")):
+        t = frame.pivot_table(index=["paper_table", "lambda_low"], columns="method", values=col)
+        t = t[[m for m in METHODS if m in t.columns]].round(2).reset_index()
+        lines += [f"## {title}", "", _table(t), ""]
+    lines += ["## The paper's claims per grid", "", _claims_table(claims, "lambda_low"), ""]
+    return "\n".join(lines) + "\n"
 
 
 def repeats(section, mirrors, cache_dir, seeds, jobs=1):
@@ -355,6 +404,8 @@ def write_markdown_from_csv(which, out):
         text = encoding_markdown(frame, claims, _paper_n())
     elif which == "repeats":
         text = repeats_markdown(frame, claims)
+    elif which == "grid":
+        text = grid_markdown(frame, claims)
     else:
         text = paper_markdown(frame, claims)
     write_markdown(out / f"{which}.md", text)
@@ -366,7 +417,7 @@ def main(argv=None):
         prog="python -m rlsbench.studies.buteneers.investigations",
         description=__doc__.split("\n")[0],
     )
-    parser.add_argument("which", choices=["encoding", "repeats", "paper"])
+    parser.add_argument("which", choices=["encoding", "repeats", "grid", "paper"])
     parser.add_argument("--config", default="config/paper.yaml", help="config with the tasks")
     parser.add_argument("--mirror", action="append", default=[], help="dataset mirror path")
     parser.add_argument("--cache", default="results/datasets/cache", help="prepared datasets")
@@ -413,6 +464,8 @@ def main(argv=None):
     settings = {k: v for k, v in vars(args).items() if k not in ("jobs", "out", "cache")}
     if args.which == "encoding":
         frame, claims = encoding(section, mirrors, args.cache, args.jobs)
+    elif args.which == "grid":
+        frame, claims = grid(section, mirrors, args.cache, args.jobs)
     else:
         frame, claims = repeats(section, mirrors, args.cache, range(args.seeds), args.jobs)
     prov = provenance(dict(settings, config_section=section), int(section.get("seed", 0)))
