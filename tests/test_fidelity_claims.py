@@ -109,6 +109,31 @@ def test_bfs_and_ffs_equal_at_the_printed_precision_is_not_a_win(tmp_path):
     assert outcome.holds is False
 
 
+def _fs_rows(cov_extra, eig_steps=20):
+    """RR rows plus an FFS eigen run and a covariance run described by ``cov_extra``."""
+    rows = buteneers_results({"servo": {m: 4.0 for m in ("rr_naive", "rr_covariance", "rr_eigen")}})
+    eig = dict(rows[0], method="ffs_eigen", error=3.9, t_opt=2.0, n_steps=eig_steps)
+    cov = dict(eig, method="ffs_covariance", **cov_extra)
+    return [dict(r, cut_by_budget=False) for r in rows] + [dict(eig, cut_by_budget=False), cov]
+
+
+@pytest.mark.parametrize(("agrees", "holds"), [(True, True), (False, False)])
+def test_a_budget_cut_covariance_run_is_compared_on_its_steps(tmp_path, agrees, holds):
+    cov = dict(cut_by_budget=True, n_steps=3, agrees_with_eigen=agrees, error=float("nan"))
+    tree = write(tmp_path, "buteneers", "results.csv", _fs_rows(cov))
+    (outcome,) = CHECKS["B1"](tree)
+    assert outcome.holds is holds
+    assert "1 pair(s)" in outcome.ours and "FFS 3 step(s)" in outcome.ours
+
+
+def test_covariance_speed_per_step_uses_the_labelled_estimate_of_a_cut_run(tmp_path):
+    cov = dict(cut_by_budget=True, n_steps=1, t_opt=5.0, t_opt_estimate=400.0, steps_needed=20)
+    tree = write(tmp_path, "buteneers", "results.csv", _fs_rows(cov))
+    (outcome,) = CHECKS["B11"](tree)
+    assert outcome.holds is True
+    assert "cov. 20 (estimate)" in outcome.ours and "eig. 0.1" in outcome.ours
+
+
 def curves(gaps):
     """greedy RLS curves with a given LOO − test gap per data set, k = 1..4."""
     rows = []

@@ -68,7 +68,7 @@ def test_ffs_and_bfs_match_brute_force_search(ill):
             res = run(stats, lambdas, variant=variant)
             assert res.order.tolist() == order, (direction, variant)
             np.testing.assert_allclose(res.cv_sse, path, rtol=1e-6)
-            assert res.complete and not res.timed_out
+            assert res.complete and not res.cut_by_budget
 
 
 def test_stop_step_is_first_step_without_improvement_and_early_stop_is_a_prefix():
@@ -185,10 +185,28 @@ def test_selection_with_several_outputs_scores_the_summed_error():
             np.testing.assert_allclose(res.cv_sse[step], expected, rtol=1e-8)
 
 
-def test_covariance_variant_respects_its_time_budget():
+@pytest.mark.parametrize("run", [forward_selection, backward_selection])
+def test_a_step_budget_cuts_the_run_to_a_prefix_of_the_full_run(run):
     X, y, folds, stats, lambdas = small_problem(0)
-    res = backward_selection(stats, lambdas, variant="covariance", max_seconds=1e-9)
-    assert res.timed_out and res.order.shape[0] == 0
+    full = run(stats, lambdas, variant="covariance")
+    for budget in (0, 2):
+        res = run(stats, lambdas, variant="covariance", step_budget=budget)
+        assert res.cut_by_budget and not res.complete
+        assert res.order.tolist() == full.order[:budget].tolist()
+        np.testing.assert_allclose(res.cv_sse, full.cv_sse[: budget + 1], rtol=1e-12)
+    # a budget the run does not reach changes nothing
+    same = run(stats, lambdas, variant="covariance", step_budget=6)
+    assert same.order.tolist() == full.order.tolist() and not same.cut_by_budget
+    early = run(stats, lambdas, run_to_end=False)
+    stopped = run(stats, lambdas, run_to_end=False, step_budget=early.order.shape[0])
+    assert not stopped.cut_by_budget and stopped.stop_step == early.stop_step
+
+
+@pytest.mark.parametrize("budget", [-1, 1.5, True])
+def test_a_step_budget_must_be_a_count(budget):
+    X, y, folds, stats, lambdas = small_problem(0)
+    with pytest.raises(ValueError, match="step_budget"):
+        forward_selection(stats, lambdas, step_budget=budget)
 
 
 def test_table_experiment_rows_agree_across_equivalent_methods():

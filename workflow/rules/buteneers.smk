@@ -1,6 +1,6 @@
 # Buteneers et al. (issue 6): K-fold λ search at a cost independent of M, FFS/BFS with λ per
-# candidate set, and the baselines LARS / OP-LR / OP-RR, on the structure of Tables 3-6 plus a
-# timing table against M and N.
+# candidate set, and the baselines LARS / OP-LR / OP-RR, on the structure of Tables 3, 5 and 6
+# (Table 4: data not public) plus a timing table against M and N.
 # Jobs: one per task (all methods of one task run in the same process, so their times
 # compare) and one timing job. Reports: the tables beside the paper's numbers.
 #   snakemake buteneers_all --cores 2

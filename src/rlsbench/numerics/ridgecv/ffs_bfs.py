@@ -14,12 +14,13 @@ candidates:
 Both score the same sets with the same numbers, so they make the same choices; the eigen
 variant is the fast one. Selection stops, as in the paper, at the first step that does not
 improve the validation error; by default the path is nevertheless recorded to the end, so that
-the evaluation protocol can score every size.
+the evaluation protocol can score every size. A run can be given a budget in steps
+(``step_budget``): a deterministic cut, so that what a run returns depends on its inputs alone,
+never on the speed of the machine.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -61,8 +62,9 @@ class SelectionResult:
     n_features : int
     complete : bool
         The run went to the end (forward: ``max_features``; backward: no selectable feature left).
-    timed_out : bool
-        Stopped by ``max_seconds`` before the stopping rule fired or the end was reached.
+    cut_by_budget : bool
+        Stopped by ``step_budget`` before the stopping rule fired (or, with ``run_to_end``,
+        before the end was reached).
     n_samples : int
     """
 
@@ -76,7 +78,7 @@ class SelectionResult:
     fixed: np.ndarray
     n_features: int
     complete: bool
-    timed_out: bool
+    cut_by_budget: bool
     n_samples: int
 
     def set_after(self, step: int) -> np.ndarray:
@@ -113,27 +115,36 @@ def _set_errors(stats: FoldStats, idx, lambdas, variant: str) -> np.ndarray:
     )
 
 
-class _OutOfTime(Exception):
-    """The wall-clock budget ran out in the middle of a step."""
+def candidate_sets(direction: str, S, cands):
+    """The feature sets one step scores: S ∪ {c} (forward) or S \\ {c} (backward) per candidate.
+
+    Parameters
+    ----------
+    direction : {"forward", "backward"}
+    S : list of int
+        The current set.
+    cands : list of int
+        The features that may be added (forward) or removed (backward).
+
+    Returns
+    -------
+    list of list of int
+    """
+    if direction == "forward":
+        return [S + [c] for c in cands]
+    return [[j for j in S if j != c] for c in cands]
 
 
-def _covariance_scores(stats, sets, lambdas, deadline):
-    errs = []
-    for idx in sets:
-        if deadline is not None and time.perf_counter() > deadline:
-            raise _OutOfTime
-        errs.append(cv_errors_covariance(stats.subset(idx), lambdas))
-    return np.stack(errs, axis=1)
+def _covariance_scores(stats, sets, lambdas):
+    return np.stack([cv_errors_covariance(stats.subset(idx), lambdas) for idx in sets], axis=1)
 
 
-def _forward_covariance(stats, S, cands, lambdas, deadline=None):
-    return _covariance_scores(stats, (S + [c] for c in cands), lambdas, deadline)
+def _forward_covariance(stats, S, cands, lambdas):
+    return _covariance_scores(stats, candidate_sets("forward", S, cands), lambdas)
 
 
-def _backward_covariance(stats, S, removable, lambdas, deadline=None):
-    return _covariance_scores(
-        stats, ([j for j in S if j != n] for n in removable), lambdas, deadline
-    )
+def _backward_covariance(stats, S, removable, lambdas):
+    return _covariance_scores(stats, candidate_sets("backward", S, removable), lambdas)
 
 
 def _fold_basis(stats: FoldStats, k: int, S, lambdas):
@@ -155,7 +166,7 @@ def _fold_basis(stats: FoldStats, k: int, S, lambdas):
     return C, Dl, ACv, BCv, BCt, W, AW, WAW, WB
 
 
-def _forward_eigen(stats, S, cands, lambdas, deadline=None):
+def _forward_eigen(stats, S, cands, lambdas):
     """Errors of S ∪ {c} for every candidate c and λ by the rank-2 update (Section 3.2).
 
     Appending feature n to S changes the regularized training matrix by the symmetric rank-2
@@ -194,7 +205,7 @@ def _forward_eigen(stats, S, cands, lambdas, deadline=None):
     return err
 
 
-def _backward_eigen(stats, S, removable, lambdas, deadline=None):
+def _backward_eigen(stats, S, removable, lambdas):
     """Errors of S \\ {n} for every removable n and λ by the Sherman-Morrison limit (Section 3.1).
 
     With c_n the n-th row of C and W_Ct the weights of S in the eigen basis,
@@ -225,7 +236,7 @@ _STEP = {
 }
 
 
-def _run(direction, stats, lambdas, variant, fixed, max_steps, run_to_end, max_seconds):
+def _run(direction, stats, lambdas, variant, fixed, max_steps, run_to_end, step_budget):
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
     lambdas = _check_lambdas(lambdas)
@@ -238,24 +249,26 @@ def _run(direction, stats, lambdas, variant, fixed, max_steps, run_to_end, max_s
         max_steps = len(free)
     if not 0 <= max_steps <= len(free):
         raise ValueError(f"max_features must be in [0, {len(free)}], got {max_steps}")
+    if step_budget is not None and not (
+        isinstance(step_budget, (int, np.integer))
+        and not isinstance(step_budget, bool)
+        and step_budget >= 0
+    ):
+        raise ValueError(f"step_budget must be a non-negative integer or None, got {step_budget!r}")
     S = list(fixed) if direction == "forward" else list(range(N))
-    start = time.perf_counter()
-    deadline = None if max_seconds is None else start + max_seconds
     e0 = _set_errors(stats, S, lambdas, variant)
     sse, lam_idx, order = [float(e0.min())], [int(np.argmin(e0))], []
-    stop_step, timed_out = None, False
+    stop_step = None
     step = _STEP[direction, variant]
     while len(order) < max_steps:
+        if step_budget is not None and len(order) >= step_budget:
+            break
         cands = (
             [j for j in free if j not in set(S)]
             if direction == "forward"
             else [j for j in S if j not in set(fixed)]
         )
-        try:
-            err = step(stats, S, cands, lambdas, deadline)  # (R, n_c)
-        except _OutOfTime:
-            timed_out = True
-            break
+        err = step(stats, S, cands, lambdas)  # (R, n_c)
         best_per_cand = err.min(axis=0)
         c = int(np.argmin(best_per_cand))
         chosen = cands[c]
@@ -267,10 +280,9 @@ def _run(direction, stats, lambdas, variant, fixed, max_steps, run_to_end, max_s
             stop_step = len(order) - 1
             if not run_to_end:
                 break
-        if deadline is not None and time.perf_counter() > deadline:
-            timed_out = stop_step is None or (run_to_end and len(order) < max_steps)
-            break
     complete = len(order) == max_steps
+    finished = stop_step is not None and not run_to_end
+    cut = not (complete or finished)
     if stop_step is None:
         stop_step = len(order)
     return SelectionResult(
@@ -284,7 +296,7 @@ def _run(direction, stats, lambdas, variant, fixed, max_steps, run_to_end, max_s
         fixed=np.array(fixed, dtype=np.intp),
         n_features=N,
         complete=complete,
-        timed_out=timed_out,
+        cut_by_budget=cut,
         n_samples=stats.n_samples,
     )
 
@@ -297,7 +309,7 @@ def forward_selection(
     fixed=(),
     max_features: int | None = None,
     run_to_end: bool = True,
-    max_seconds: float | None = None,
+    step_budget: int | None = None,
 ) -> SelectionResult:
     """Forward feature selection with λ chosen per candidate set (Section 3.2).
 
@@ -314,15 +326,15 @@ def forward_selection(
         Number of additions to record (default: all features).
     run_to_end : bool
         Keep recording the path after the validation error stopped improving.
-    max_seconds : float, optional
-        Wall-clock budget; the run is cut when it is exceeded (``timed_out``; the covariance
-        variant checks between candidates, the eigen variant between steps).
+    step_budget : int, optional
+        Deterministic budget: at most this many steps are taken; a run it stops before the
+        stopping rule fired (or before the end, with ``run_to_end``) has ``cut_by_budget``.
 
     Returns
     -------
     SelectionResult
     """
-    return _run("forward", stats, lambdas, variant, fixed, max_features, run_to_end, max_seconds)
+    return _run("forward", stats, lambdas, variant, fixed, max_features, run_to_end, step_budget)
 
 
 def backward_selection(
@@ -332,7 +344,7 @@ def backward_selection(
     variant: str = "eigen",
     fixed=(),
     run_to_end: bool = True,
-    max_seconds: float | None = None,
+    step_budget: int | None = None,
 ) -> SelectionResult:
     """Backward feature elimination with λ chosen per candidate set (Section 3.1).
 
@@ -345,13 +357,14 @@ def backward_selection(
         Features never removed.
     run_to_end : bool
         Keep removing until no selectable feature is left, after the stopping point.
-    max_seconds : float, optional
+    step_budget : int, optional
+        At most this many removals (see :func:`forward_selection`).
 
     Returns
     -------
     SelectionResult
     """
-    return _run("backward", stats, lambdas, variant, fixed, None, run_to_end, max_seconds)
+    return _run("backward", stats, lambdas, variant, fixed, None, run_to_end, step_budget)
 
 
 def refit(stats: FoldStats, idx, lam: float) -> np.ndarray:

@@ -16,7 +16,7 @@ from rlsbench.benchmark.config import ConfigError
 OUTPUTS = ("tables.md", "results.csv", "timing.csv")
 
 #: Keys of the section every task job depends on.
-COMMON_KEYS = ("seed", "methods", "fs_max_seconds")
+COMMON_KEYS = ("seed", "methods", "covariance_steps")
 
 
 def check(section: dict, datasets: Mapping) -> None:
