@@ -198,3 +198,17 @@ def test_paper_self_check_reproduces_the_papers_own_orderings(tmp_path):
 def test_unknown_investigation_is_named(tiny):
     with pytest.raises(ValueError, match="investigation must be one of"):
         inv.run("nope", **tiny)
+
+
+def test_stopping_runs_the_iterative_methods_both_ways_on_the_same_splits(tiny):
+    section = inv._section(tiny["config"])
+    frame, _ = inv.stopping(section, tiny["data"], experiments=("fig3_ionosphere",), n_iter=2)
+    assert set(frame["method"]) == {"sas"}
+    assert set(frame["stopping"]) == {"converged", "2 iterations"}
+    a = frame[frame["stopping"] == "converged"]
+    b = frame[frame["stopping"] == "2 iterations"]
+    assert a["n_train"].tolist() == b["n_train"].tolist()
+    others, _ = inv.seeds(section, tiny["data"], seeds=(0,))
+    text = inv._stopping_text(frame, "`cmd`", paper_rows=others.drop(columns="seed"))
+    assert "best proposed below best existing at" in text
+    assert "SAS significantly below every other method at" in text
