@@ -906,6 +906,17 @@ def paper_self_check(section=None, data_dir=None, *, repeats=None, n_jobs=1, see
             dict(check="R25", dataset=ds, setting=where, gmkl=vals["gmkl"], best_proposed=best,
                  gmkl_ahead=bool(vals["gmkl"] > best))
         )  # fmt: skip
+    # R24: SAS and SCSS below Wang's KCS and R2W2 at every S (Table V errors)
+    t5 = rep[(rep["item"] == "Table V") & (rep["metric"] == "error_pct")]
+    for where, g in t5.groupby("setting"):
+        vals = dict(zip(g["method"], g["value"]))
+        for m in ("sas", "scss"):
+            for ref in ("kcs_wang", "r2w2_wang"):
+                rows.append(
+                    dict(check="R24", dataset="usps-binary", setting=where, method=m,
+                         reference=ref, value=vals[m], reference_value=vals[ref],
+                         below=bool(vals[m] < vals[ref]))
+                )  # fmt: skip
     # Table VII, Section V-C: every row of Tables IV-VI, ranked by error with our rule
     cases = []
     for item in ("Table IV", "Table V", "Table VI"):
@@ -938,6 +949,34 @@ def _paper_self_check_text(frame, command):
         + ", ".join(f"{d} {int(r['sum'])} of {int(r['count'])} S" for d, r in per.iterrows())
         + ".\n"
     )
+    r24 = frame[frame["check"] == "R24"].astype({"below": bool})
+    if len(r24):
+        per = r24.groupby(["method", "reference"])["below"].agg(["sum", "count"])
+        lines += [
+            "\n#### R24 (Table V): SAS and SCSS below Wang's KCS and R2W2 'on the whole scale "
+            "of S'\n",
+            "\n".join(
+                f"- {m} below {ref}: {int(r['sum'])} of {int(r['count'])} S"
+                + (
+                    ""
+                    if r["sum"] == r["count"]
+                    else " (not at S = "
+                    + ", ".join(
+                        sorted(
+                            (
+                                w.split("S=")[1]
+                                for w in r24[(r24["method"] == m) & (r24["reference"] == ref)
+                                             & ~r24["below"]]["setting"]
+                            ),
+                            key=int,
+                        )
+                    )
+                    + ")"
+                )
+                for (m, ref), r in per.iterrows()
+            ),
+            "",
+        ]  # fmt: skip
     t7 = frame[frame["check"] == "Table VII"]
     if len(t7):
         wide = t7.pivot_table(index="method", columns="setting", values="value").round(1)
