@@ -212,3 +212,11 @@ def test_stopping_runs_the_iterative_methods_both_ways_on_the_same_splits(tiny):
     text = inv._stopping_text(frame, "`cmd`", paper_rows=others.drop(columns="seed"))
     assert "best proposed below best existing at" in text
     assert "SAS significantly below every other method at" in text
+
+
+def test_unstandardized_changes_only_the_standardisation(tiny):
+    section = inv._section(tiny["config"])
+    frame, used = inv.unstandardized(section, tiny["data"])
+    assert used["experiment"]["standardize"] is False and set(frame["seed"]) == {0}
+    assert set(frame["overrides"]) == {"standardize=False"}
+    assert "with one setting changed (standardize=False)" in inv._seeds_text(frame, "`cmd`")
