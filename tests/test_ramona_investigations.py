@@ -176,11 +176,16 @@ def test_kfds_primal_times_both_forms_and_arom(tiny):
 
 def test_seeds_repeat_an_experiment_with_other_splits(tiny, monkeypatch):
     frame, _ = inv.seeds(inv._section(tiny["config"]), tiny["data"], seeds=(0, 1))
-    assert set(frame["seed"]) == {0, 1} and set(frame["method"]) == {"fisher", "sas", "svm"}
-    a = frame[frame["seed"] == 0].set_index(["method", "repeat", "n_selected"])["error"]
-    b = frame[frame["seed"] == 1].set_index(["method", "repeat", "n_selected"])["error"]
+    assert set(frame["split_seed"]) == {0, 1}
+    assert set(frame["method"]) == {"fisher", "sas", "svm"}
+    a = frame[frame["split_seed"] == 0].set_index(["method", "repeat", "n_selected"])["error"]
+    b = frame[frame["split_seed"] == 1].set_index(["method", "repeat", "n_selected"])["error"]
     assert not a.equals(b)
     assert "lowest mean error" in inv._seeds_text(frame, "`cmd`")
+    # written and read back, the seeds survive the provenance columns (which hold "seed")
+    inv._write(tiny["out"], "seeds", frame, {}, 0, "")
+    back = pd.read_csv(Path(tiny["out"]) / "seeds.csv")
+    assert set(back["split_seed"]) == {0, 1}
 
 
 def test_paper_self_check_reproduces_the_papers_own_orderings(tmp_path):
@@ -209,7 +214,7 @@ def test_stopping_runs_the_iterative_methods_both_ways_on_the_same_splits(tiny):
     b = frame[frame["stopping"] == "2 iterations"]
     assert a["n_train"].tolist() == b["n_train"].tolist()
     others, _ = inv.seeds(section, tiny["data"], seeds=(0,))
-    text = inv._stopping_text(frame, "`cmd`", paper_rows=others.drop(columns="seed"))
+    text = inv._stopping_text(frame, "`cmd`", paper_rows=others.drop(columns="split_seed"))
     assert "best proposed below best existing at" in text
     assert "SAS significantly below every other method at" in text
 
@@ -217,6 +222,6 @@ def test_stopping_runs_the_iterative_methods_both_ways_on_the_same_splits(tiny):
 def test_unstandardized_changes_only_the_standardisation(tiny):
     section = inv._section(tiny["config"])
     frame, used = inv.unstandardized(section, tiny["data"])
-    assert used["experiment"]["standardize"] is False and set(frame["seed"]) == {0}
+    assert used["experiment"]["standardize"] is False and set(frame["split_seed"]) == {0}
     assert set(frame["overrides"]) == {"standardize=False"}
     assert "with one setting changed (standardize=False)" in inv._seeds_text(frame, "`cmd`")

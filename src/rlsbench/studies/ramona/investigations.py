@@ -724,7 +724,8 @@ def seeds(
     tasks = [(name, exp, kernel, m, X, y, s) for s in seeds for m in exp["methods"]]
     rows = []
     for task, part in zip(tasks, _parallel(_seeds_task, tasks, n_jobs)):
-        rows += [dict(r, seed=task[-1]) for r in part]
+        # not "seed": the provenance columns record the run's seed under that name
+        rows += [dict(r, split_seed=task[-1]) for r in part]
     frame = pd.DataFrame(rows).drop(columns=["fit_seconds"])
     frame["overrides"] = ", ".join(f"{k}={v}" for k, v in (overrides or {}).items()) or "none"
     return frame, {"experiment": exp, "kernel": kernel, "seeds": list(seeds)}
@@ -738,10 +739,10 @@ def unstandardized(section, data_dir, *, repeats=None, n_jobs=1, seed=0):
 
 
 def _seeds_text(frame, command):
-    means = frame.groupby(["seed", "method", "n_selected"])["error"].mean().mul(100)
+    means = frame.groupby(["split_seed", "method", "n_selected"])["error"].mean().mul(100)
     recs = []
-    for s, g in means.groupby(level="seed"):
-        g = g.droplevel("seed")
+    for s, g in means.groupby(level="split_seed"):
+        g = g.droplevel("split_seed")
         (m, S), lo = g.idxmin(), g.min()
         full = (
             g.xs("svm", level="method").iloc[0] if "svm" in g.index.get_level_values(0) else np.nan
@@ -875,6 +876,8 @@ def _stopping_text(frame, command, paper_rows=None):
                 notes.append(f"best proposed below best existing at {sum(wins)} of {len(wins)} S")
                 if "sas" in sub.index.get_level_values("method"):  # R17-style significance
                     notes.append(_sas_significant(g[g["stopping"] == stop], others, D_full))
+            if exp.startswith("table5"):  # Table VII, Section V-C, with these Table V numbers
+                notes.append(_table7_with(g[g["stopping"] == stop], exp))
             if exp.startswith("table5"):  # R24: SAS and SCSS below Wang's R2W2 and KCS
                 for ref in ("r2w2_wang", "kcs_wang"):
                     flags = [sub.loc[(m, S)] < TABLE5[S][ref] for m in ("sas", "scss")
@@ -883,6 +886,31 @@ def _stopping_text(frame, command, paper_rows=None):
             if notes:
                 lines.append(f"\n{stop}: " + "; ".join(notes) + ".\n")
     return "\n".join(lines) + "\n"
+
+
+def _table7_with(rows, experiment):
+    """Table VII's Section V-C shares (as the ledger computes them from the paper run) with
+    the paper run's rows of ``experiment`` replaced by ``rows``."""
+    from rlsbench.studies.fidelity.ours import RunTree, _ramona_table7, ramona_realdata
+    from rlsbench.studies.ramona.report import summarize
+
+    real = ramona_realdata(RunTree(REPO / "results/paper"))
+    if real is None:
+        return "no paper run to rank against"
+    keys = ["experiment", "dataset", "kernel", "method", "n_selected"]
+    swap = summarize(rows, keys).assign(item="Table V")
+    real = pd.concat([real[real["experiment"] != experiment], swap], ignore_index=True)
+    t7 = pd.DataFrame(_ramona_table7(real))
+    t7 = t7[t7["dataset"] == "section-v-c"].pivot_table(
+        index="method", columns="metric", values="ours_value"
+    )
+    share = ", ".join(
+        f"{m} first {t7.loc[m, 'rank_first_pct']:.1f} %, first or second "
+        f"{t7.loc[m, 'rank_first_pct'] + t7.loc[m, 'rank_second_pct']:.1f} %"
+        for m in ("sas", "scss", "kfds")
+        if m in t7.index
+    )
+    return f"Table VII Section V-C with these Table V numbers: {share}"
 
 
 def _sas_significant(ours, others, D_full):
@@ -1028,7 +1056,7 @@ INVESTIGATIONS = {
 
 
 def run(name, *, config=DEFAULT_CONFIG, data=DEFAULT_DATA, out=DEFAULT_OUT, repeats=None,
-        n_jobs=1, seed=0):  # fmt: skip
+        n_jobs=1, seed=0, text_only=False):  # fmt: skip
     """Run investigation ``name`` and write ``<out>/<name>.csv`` and ``<out>/<name>.md``.
 
     Parameters
@@ -1044,18 +1072,25 @@ def run(name, *, config=DEFAULT_CONFIG, data=DEFAULT_DATA, out=DEFAULT_OUT, repe
     n_jobs : int
         Processes for the accuracy investigations (timings always run one at a time).
     seed : int
+    text_only : bool
+        Rewrite ``<name>.md`` from the existing ``<name>.csv`` without running anything (the
+        summary names the command that made the CSV).
     """
     if name not in INVESTIGATIONS:
         raise ValueError(f"investigation must be one of {sorted(INVESTIGATIONS)}, got {name!r}")
     fn, text = INVESTIGATIONS[name]
+    args = {"repeats": repeats, "n_jobs": n_jobs if n_jobs != 1 else None}
+    if seed:
+        args["seed"] = seed
+    if text_only:
+        frame = pd.read_csv(Path(out) / f"{name}.csv")
+        write_markdown(Path(out) / f"{name}.md", text(frame, _command(name, args)))
+        return frame
     section = _section(config)
     kwargs = {"n_jobs": n_jobs, "seed": seed}
     if repeats is not None:
         kwargs["repeats"] = repeats
     frame, used = fn(section, data, **kwargs)
-    args = {"repeats": repeats, "n_jobs": n_jobs if n_jobs != 1 else None}
-    if seed:
-        args["seed"] = seed
     _write(
         out, name, frame, {"investigation": name, **used}, seed, text(frame, _command(name, args))
     )
@@ -1074,9 +1109,14 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=None)
     parser.add_argument("--n-jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--text-only",
+        action="store_true",
+        help="rewrite <name>.md from the existing <name>.csv (give the options that made it)",
+    )
     a = parser.parse_args(argv)
     run(a.name, config=a.config, data=a.data, out=a.out, repeats=a.repeats, n_jobs=a.n_jobs,
-        seed=a.seed)  # fmt: skip
+        seed=a.seed, text_only=a.text_only)  # fmt: skip
     return 0
 
 
