@@ -12,10 +12,13 @@ from threadpoolctl import threadpool_limits
 from rlsbench.benchmark.datasets import load_registry
 from rlsbench.studies.ramona import config as workflow_config
 from rlsbench.studies.ramona.experiments import (
+    binarize_labels,
     cputime_rows,
     draw_split,
+    make_ranker,
     method_applies,
     realdata_rows,
+    selection_subset,
     svm_error,
     toy_rows,
 )
@@ -29,6 +32,7 @@ from rlsbench.studies.ramona.report import (
     plot_order,
     summarize,
     table4,
+    table5,
     table6,
 )
 
@@ -116,6 +120,78 @@ def test_realdata_rows_cover_every_repeat_and_s():
             n_train=60,
             n_repeats=1,
         )
+
+
+def test_binarized_labels_split_the_classes_and_name_the_dataset():
+    y = np.repeat(np.arange(10), 3)
+    np.testing.assert_array_equal(binarize_labels(y, [0, 1, 2, 3, 4]), (y < 5).astype(int))
+    with pytest.raises(ValueError, match=r"labels \[11\]"):
+        binarize_labels(y, [0, 11])
+    with pytest.raises(ValueError, match="same class"):
+        binarize_labels(y, list(range(10)))
+
+
+def test_selection_subset_draws_per_class_from_the_training_sample():
+    y = np.repeat([0, 1], 50)
+    train = np.arange(10, 90)
+    sub = selection_subset(train, y, np.random.default_rng(0), 7)
+    assert np.isin(sub, train).all() and np.bincount(y[sub]).tolist() == [7, 7]
+    again = selection_subset(train, y, np.random.default_rng(0), 7)
+    np.testing.assert_array_equal(sub, again)
+    with pytest.raises(ValueError, match="select_per_class=60"):
+        selection_subset(train, y, np.random.default_rng(0), 60)
+
+
+def test_wangs_protocol_ranks_on_the_small_subset_and_trains_on_the_whole_sample():
+    rng = np.random.default_rng(2)
+    y = np.repeat(np.arange(4), 40)
+    X = rng.normal(size=(160, 8))
+    X[:, 3] += 4.0 * (y < 2)
+    kw = dict(experiment="t5", dataset="d", kernel="rbf", n_selected=[1, 2], n_train=100)
+    rows = realdata_rows(X, y, method="sas", binarize=[0, 1], select_per_class=5, n_repeats=2, **kw)
+    assert {r["dataset"] for r in rows} == {"d-binary"}
+    assert all(r["n_select"] == 10 and r["n_train"] == 100 for r in rows)
+    full = realdata_rows(X, y, method="sas", binarize=[0, 1], n_repeats=2, **kw)
+    assert all(r["n_select"] == 100 for r in full)
+    # the relevant feature separates the two merged classes: found on 10 samples already
+    assert np.mean([r["error"] for r in rows if r["n_selected"] == 1]) < 0.25
+
+
+def test_method_options_reach_the_ranker_and_unknown_ones_fail():
+    assert make_ranker("scss", "rbf", epsilon=2.0).epsilon == 2.0
+    assert make_ranker("scss", "rbf").epsilon == 0.1
+    assert make_ranker("sas", "rbf", n_iter=10).max_iter == 10
+    with pytest.raises(ValueError, match="SCSS only"):
+        make_ranker("sas", "rbf", epsilon=1.0)
+    rng = np.random.default_rng(3)
+    y = np.repeat([0, 1], 30)
+    X = rng.normal(size=(60, 5))
+    X[:, 1] += y
+    kw = dict(experiment="e", dataset="d", kernel="rbf", n_selected=[2], n_train=40, n_repeats=1)
+    with pytest.raises(ValueError, match=r"unknown option\(s\) \['epsilon'\]"):
+        realdata_rows(X, y, method="sas", method_options={"epsilon": 1.0}, **kw)
+    rows = realdata_rows(X, y, method="scss", method_options={"epsilon": 5.0, "n_iter": 3}, **kw)
+    assert len(rows) == 1
+
+
+def test_table5_puts_ours_beside_the_paper_and_wangs_quoted_results():
+    rows = pd.DataFrame(
+        {
+            "experiment": "t5",
+            "dataset": "usps-binary",
+            "kernel": "rbf",
+            "method": "kfds",
+            "n_selected": 50,
+            "repeat": [0, 1],
+            "error": [0.1, 0.2],
+        }
+    )
+    summary = summarize(rows, ["experiment", "dataset", "kernel", "method", "n_selected"])
+    t5 = table5(summary, "t5").set_index("S")
+    assert t5.loc[50, "3) KFDS ours"].startswith("15.0 ±")
+    assert t5.loc[50, "3) KFDS paper"] == "12.7 ± 3.5"
+    assert t5.loc[50, "R2W2 (Wang) paper"] == "10.0" and t5.loc[1, "KCS (Wang) paper"] == "41.5"
+    assert t5.loc[10, "1) SAS ours"] == "—"
 
 
 def test_tables_put_our_numbers_beside_the_papers():
@@ -265,8 +341,10 @@ def test_every_method_has_its_own_colour_and_the_papers_line_style():
 
 def test_cputime_table_is_normalised_to_the_fastest_cell():
     rows = pd.DataFrame(
-        cputime_rows("N", [5, 12], fixed=6, methods=("kfds", "sas"), n_iter=2, n_repeats=1)
+        cputime_rows("N", [5, 12], fixed=6, methods=("kfds", "sas"), n_iter=2, n_repeats=3)
     )
+    # a cell is the median of its runs, the minimum beside it
+    assert (rows["seconds"] >= rows["seconds_min"]).all() and (rows["repeats"] == 3).all()
     assert set(rows["method"]) == {"kfds", "sas"} and (rows["D"] == 6).all()
     table = cputime_table(rows, "N")
     ours = table[[c for c in table.columns if c.endswith("ours")]].to_numpy(dtype=float)
@@ -298,4 +376,9 @@ def test_config_check_names_the_bad_key():
         workflow_config.check(section, {"sonar": {}})
     section["realdata"]["experiments"]["ok"].update(dataset="sonar", n_selected={"linear": [1]})
     with pytest.raises(ValueError, match=r"ok.n_selected"):
+        workflow_config.check(section, {"sonar": {}})
+    section["realdata"]["experiments"]["ok"].update(
+        n_selected=[1], method_options={"sas": {"epsilon": 1.0}}
+    )
+    with pytest.raises(ValueError, match=r"ok.method_options.sas.epsilon: not an option of sas"):
         workflow_config.check(section, {"sonar": {}})

@@ -186,7 +186,7 @@ class AROM(_Ranker):
             return self.log_scale_factors_ + np.log(self._feature_std)
 
 
-def enclosing_ball(K, *, tol=1e-10, max_iter=100_000):
+def enclosing_ball(K, *, tol=1e-10, max_iter=100_000, return_n_iter=False):
     """Squared radius of the smallest sphere enclosing the points of Gram matrix K.
 
     Solves R² = max_β Σ_i β_i K_ii − βᵀKβ over the simplex (β ≥ 0, Σβ = 1) by Frank-Wolfe with
@@ -198,11 +198,15 @@ def enclosing_ball(K, *, tol=1e-10, max_iter=100_000):
         Positive semi-definite.
     tol : float
         Stop when the duality gap is below ``tol`` · max(R², tiny).
+    return_n_iter : bool
+        Also return the number of Frank-Wolfe iterations (each costs O(n)).
 
     Returns
     -------
     r2 : float
     beta : ndarray of shape (n,)
+    n_iter : int
+        Only with ``return_n_iter``.
     """
     n = K.shape[0]
     d = np.diag(K).copy()
@@ -210,7 +214,8 @@ def enclosing_ball(K, *, tol=1e-10, max_iter=100_000):
     j = int(np.argmax(d))
     beta[j] = 1.0
     Kb = K[:, j].copy()
-    for _ in range(max_iter):
+    n_iter = 0
+    for n_iter in range(1, max_iter + 1):  # noqa: B007 (the count is returned)
         g = d - 2.0 * Kb  # gradient of the concave objective
         bKb = float(beta @ Kb)
         value = float(beta @ d) - bKb
@@ -242,7 +247,8 @@ def enclosing_ball(K, *, tol=1e-10, max_iter=100_000):
         Kb += t * direction_k
     beta /= beta.sum()
     Kb = K @ beta
-    return float(beta @ d - beta @ Kb), beta
+    r2 = float(beta @ d - beta @ Kb)
+    return (r2, beta, n_iter) if return_n_iter else (r2, beta)
 
 
 def radius_margin_value_grad(X, codes, counts, w, kernel: ScaledKernel, C: float):

@@ -1277,31 +1277,50 @@ def _wang(tree):
 
 @check("R25")
 def _gmkl(tree):
+    """ "GMKL mostly outperforms the proposed methods, except on the Ionosphere dataset": over
+    the (dataset, S) rows of the other datasets pooled, GMKL's accuracy above the best of our
+    SAS/SCSS/KFDS at most of them; on Ionosphere at most S not.
+
+    "Mostly" is read over the table, not per dataset: on the paper's own numbers GMKL is ahead
+    at 1 of 2 S on Parkinsons (S = 3: 86.3 against SAS's 88.6) and 3 of 3 on Sonar, 4 of 5
+    pooled (``results/paper/ramona/investigations/paper_self_check.md``).
+    """
     r = _real(tree, "Table VI")
     if r is None:
         return not_run("Table VI results")
     q = _quoted("Table VI")
     q = q[q["method"] == "gmkl"]
-    out = []
+    flags = {}
     for ds in ("ionosphere", "parkinsons", "sonar"):
-        flags = []
         for _, row in q[q["dataset"] == ds].iterrows():
             S = int(row["setting"].split("S=")[1])
             ours = r[(r["dataset"] == ds) & (r["n_selected"] == S) & r["method"].isin(PROPOSED)]
             if ours.empty:
                 continue
             best_acc = 100.0 - ours["mean"].min()
-            flags.append(bool(row["value"] > best_acc))
-        if not flags:
-            continue
-        expect_gmkl = ds != "ionosphere"
-        ok = _majority(flags) if expect_gmkl else not _majority(flags)
+            flags.setdefault(ds, []).append(bool(row["value"] > best_acc))
+    out = []
+    if "ionosphere" in flags:
+        f = flags["ionosphere"]
         out.append(
             Outcome(
-                ds,
-                ok,
-                f"GMKL above our best proposed method at {sum(flags)} of {len(flags)} S",
-                "GMKL ahead at most S" if expect_gmkl else "GMKL not ahead at most S",
+                "ionosphere",
+                not _majority(f),
+                f"GMKL above our best proposed method at {sum(f)} of {len(f)} S",
+                "GMKL not ahead at most S",
+            )
+        )
+    others = [ds for ds in ("parkinsons", "sonar") if ds in flags]
+    if others:
+        f = [x for ds in others for x in flags[ds]]
+        out.append(
+            Outcome(
+                " + ".join(others),
+                _majority(f),
+                "GMKL above our best proposed method at "
+                + ", ".join(f"{sum(flags[ds])} of {len(flags[ds])} S on {ds}" for ds in others)
+                + f" ({sum(f)} of {len(f)})",
+                "GMKL ahead at most (dataset, S) of the other datasets, pooled",
             )
         )
     return out or not_run("Table VI results")

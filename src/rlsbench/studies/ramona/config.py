@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from rlsbench.benchmark import config as checks
 from rlsbench.benchmark.config import ConfigError
-from rlsbench.studies.ramona.experiments import method_applies
+from rlsbench.studies.ramona.experiments import METHOD_OPTIONS, method_applies
 
 _NAME = re.compile(r"[A-Za-z0-9_\-]+")
 
@@ -59,6 +59,13 @@ def check(section: dict, datasets: Mapping) -> None:
                 f"{key}.dataset: unknown dataset {exp['dataset']!r}"
                 f" (`rlsbench datasets list` lists the registry)"
             )
+        for method, options in (exp.get("method_options") or {}).items():
+            allowed = {"n_iter", *METHOD_OPTIONS.get(method, ())}
+            for option in sorted(set(options) - allowed):
+                raise ConfigError(
+                    f"{key}.method_options.{method}.{option}: not an option of {method} "
+                    f"(its options: {', '.join(sorted(allowed))})"
+                )
         S = exp["n_selected"]
         if isinstance(S, dict) and set(S) != set(exp["kernels"]):
             raise ConfigError(
@@ -164,6 +171,7 @@ def outputs(section: dict, directory: str) -> dict[str, str]:
         "real_figure": f"{directory}/figures/realdata_curves.png",
         "table2": f"{directory}/tables/table2_usps.md",
         "table4": f"{directory}/tables/table4_neumann.md",
+        "table5": f"{directory}/tables/table5_usps_binary.md",
         "table6": f"{directory}/tables/table6_gmkl.md",
         "cpu_rows": f"{directory}/cputime/rows.csv",
         "table8": f"{directory}/tables/table8_cputime_N.md",
@@ -185,6 +193,7 @@ def targets(section: dict, directory: str) -> list[str]:
             "real_figure",
             "table2",
             "table4",
+            "table5",
             "table6",
         ]
         if realdata_files(section, directory)

@@ -44,6 +44,10 @@ def method_applies(method: str, kernel: str) -> bool:
     return not (method == "sfs" and kernel != "rbf")
 
 
+#: Options a method's ranker accepts from the config (``method_options``), beyond n_iter.
+METHOD_OPTIONS = {"scss": ("epsilon",)}
+
+
 def make_ranker(
     method: str,
     kernel: str,
@@ -51,6 +55,7 @@ def make_ranker(
     degree: int = 3,
     standardize: bool = True,
     n_iter: int | None = None,
+    epsilon: float | None = None,
 ):
     """The ranker of ``method`` for an experiment with kernel ``kernel``.
 
@@ -64,13 +69,18 @@ def make_ranker(
     n_iter : int or None
         Fixed number of iterations (tolerance 0), as in the CPU-time comparison; None = the
         rankers' own stopping rules.
+    epsilon : float or None
+        SCSS only: the regulariser ε of eq. 18 relative to tr K at w = 1 (None: SCSS's
+        default 0.1; the paper does not state its value).
     """
+    if epsilon is not None and method != "scss":
+        raise ValueError(f"epsilon is an option of SCSS only, not of {method!r}")
     fixed = {} if n_iter is None else {"max_iter": int(n_iter), "tol": 0.0}
     scaled = dict(kernel=kernel, degree=degree, standardize=standardize, **fixed)
     if method == "sas":
         return SAS(**scaled)
     if method == "scss":
-        return SCSS(**scaled)
+        return SCSS(**scaled, **({} if epsilon is None else {"epsilon": float(epsilon)}))
     if method == "sfs":
         return SFS(**scaled)
     if method == "kfds":
@@ -132,11 +142,13 @@ def svm_error(
     return float(np.mean(svc.predict(X_test) != y_test))
 
 
-def rank(method, kernel, X, y, *, degree=3, standardize=True, n_iter=None):
+def rank(method, kernel, X, y, *, degree=3, standardize=True, n_iter=None, epsilon=None):
     """Feature order of ``method`` (all features in their order for "svm") and fit seconds."""
     if method == "svm":
         return np.arange(X.shape[1]), 0.0
-    ranker = make_ranker(method, kernel, degree=degree, standardize=standardize, n_iter=n_iter)
+    ranker = make_ranker(
+        method, kernel, degree=degree, standardize=standardize, n_iter=n_iter, epsilon=epsilon
+    )
     with Stopwatch() as clock:
         ranker.fit(X, y)
     return ranker.order_, clock.wall_s
@@ -241,6 +253,64 @@ def draw_split(y, rng, *, n_train, n_test=None, train_per_class=None, pools=None
     return np.sort(train), np.sort(rest)
 
 
+def binarize_labels(y, positive):
+    """Two classes from many: 1 where ``y`` is one of ``positive``, 0 elsewhere.
+
+    Wang's binarised USPS (Ramona et al., Table V): digits 0-4 against 5-9.
+
+    Parameters
+    ----------
+    y : ndarray of shape (n_samples,)
+    positive : sequence
+        The original labels of the first class.
+
+    Returns
+    -------
+    ndarray of shape (n_samples,), int
+    """
+    y = np.asarray(y)
+    found = np.isin(np.asarray(positive), y)
+    if not found.all():
+        missing = np.asarray(positive)[~found].tolist()
+        raise ValueError(f"binarize: labels {missing} do not occur in the data")
+    y2 = np.isin(y, positive).astype(int)
+    if np.unique(y2).size < 2:
+        raise ValueError("binarize: every sample falls in the same class")
+    return y2
+
+
+def selection_subset(train, y, rng, per_class):
+    """``per_class`` random training samples of every class (a feature-selection subset).
+
+    Wang's protocol (Ramona et al., Section V-C2, Table V): the features are selected on m = 7
+    samples of each class, the SVM is trained on the whole training sample.
+
+    Parameters
+    ----------
+    train : ndarray of int
+        Training indices.
+    y : ndarray of shape (n_samples,)
+    rng : numpy Generator
+    per_class : int
+
+    Returns
+    -------
+    ndarray of int
+        Sorted indices, a subset of ``train``.
+    """
+    perm = rng.permutation(train)
+    labels = y[perm]
+    parts = []
+    for c in np.unique(labels):
+        members = perm[labels == c]
+        if members.size < per_class:
+            raise ValueError(
+                f"select_per_class={per_class}: class {c!r} has {members.size} training samples"
+            )
+        parts.append(members[:per_class])
+    return np.sort(np.concatenate(parts))
+
+
 def realdata_rows(
     X,
     y,
@@ -257,22 +327,48 @@ def realdata_rows(
     n_repeats=30,
     degree=3,
     standardize=True,
+    binarize=None,
+    select_per_class=None,
+    method_options=None,
     seed=0,
 ) -> list[dict]:
     """Section V-B/C: error of an SVM on the S best-ranked features, for every S.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,)
+    binarize : sequence or None
+        Original labels of the first class of a two-class version of the data (Table V:
+        digits 0-4 of USPS against 5-9); the rows name the dataset ``<dataset>-binary``.
+    select_per_class : int or None
+        Rank the features on this many random training samples per class only, then train
+        the SVM on the whole training sample (Table V, Wang's protocol); None: rank on the
+        whole training sample (Section V-B).
+    method_options : dict or None
+        Options of this method's ranker: ``n_iter`` (fixed number of iterations, tolerance 0)
+        and, for SCSS, ``epsilon`` (:func:`make_ranker`).
+    Other parameters: see :func:`draw_split` and :func:`svm_error`.
 
     Returns
     -------
     list of dict
         One row per (repeat, S): experiment, dataset, kernel, method, repeat, n_selected,
-        error, fit_seconds, n_train, n_test.
+        error, fit_seconds, n_train, n_test, n_select (samples the ranking saw).
     """
     if not method_applies(method, kernel):
         return []
+    options = dict(method_options or {})
+    unknown = set(options) - {"n_iter", *METHOD_OPTIONS.get(method, ())}
+    if unknown:
+        raise ValueError(f"method_options of {method!r}: unknown option(s) {sorted(unknown)}")
     D = X.shape[1]
     bad = [s for s in n_selected if not 1 <= s <= D]
     if bad:
         raise ValueError(f"n_selected {bad} out of range 1..{D} for dataset {dataset!r}")
+    if binarize is not None:
+        y = binarize_labels(y, binarize)
+        dataset = f"{dataset}-binary"
     rows = []
     for r in range(n_repeats):
         # the split depends on (seed, dataset, repeat) only: the same for every method/kernel
@@ -280,7 +376,10 @@ def realdata_rows(
         tr, te = draw_split(
             y, rng, n_train=n_train, n_test=n_test, train_per_class=train_per_class, pools=pools
         )
-        order, sec = rank(method, kernel, X[tr], y[tr], degree=degree, standardize=standardize)
+        sel = tr if select_per_class is None else selection_subset(tr, y, rng, select_per_class)
+        order, sec = rank(
+            method, kernel, X[sel], y[sel], degree=degree, standardize=standardize, **options
+        )
         for S in list(n_selected) if method != "svm" else [D]:
             keep = order[:S]
             err = svm_error(
@@ -304,6 +403,7 @@ def realdata_rows(
                     fit_seconds=sec,
                     n_train=int(tr.size),
                     n_test=int(te.size),
+                    n_select=int(sel.size),
                 )
             )
     return rows
@@ -326,18 +426,20 @@ def cputime_rows(
     fixed: int = 30,
     methods=("arom", "rfe", "sas", "kfds"),
     n_iter: int = 10,
-    n_repeats: int = 3,
+    n_repeats: int = 5,
     seed=0,
 ) -> list[dict]:
     """Tables VIII (axis "N": samples grow, D = fixed) and IX (axis "D": features grow).
 
-    Every iterative method runs exactly ``n_iter`` iterations (Section VI-C); the time of a
-    cell is the minimum over ``n_repeats`` runs (run with one BLAS thread by the caller).
+    Every iterative method runs exactly ``n_iter`` iterations (Section VI-C), so the work of a
+    cell is fixed by its (method, N, D) and no time decides what is computed. A cell's time
+    is the median over ``n_repeats`` runs (robust to a run slowed by other load on the
+    machine; the minimum is kept beside it). Run with one BLAS thread by the caller.
 
     Returns
     -------
     list of dict
-        axis, N, D, method, seconds (min over repeats), repeats.
+        axis, N, D, method, seconds (median over repeats), seconds_min, repeats.
     """
     if axis not in ("N", "D"):
         raise ValueError(f"axis must be 'N' or 'D', got {axis!r}")
@@ -347,11 +449,21 @@ def cputime_rows(
         X, y = timing_problem(N, D, seed=seed)
         for method in methods:
             kernel = "rbf" if method in ("sas", "scss", "sfs", "r2w2") else "linear"
-            best = np.inf
+            times = []
             for _ in range(n_repeats):
                 ranker = make_ranker(method, kernel, n_iter=n_iter)
                 with Stopwatch() as clock:
                     ranker.fit(X, y)
-                best = min(best, clock.wall_s)
-            rows.append(dict(axis=axis, N=N, D=D, method=method, seconds=best, repeats=n_repeats))
+                times.append(clock.wall_s)
+            rows.append(
+                dict(
+                    axis=axis,
+                    N=N,
+                    D=D,
+                    method=method,
+                    seconds=float(np.median(times)),
+                    seconds_min=float(np.min(times)),
+                    repeats=n_repeats,
+                )
+            )
     return rows
