@@ -533,7 +533,7 @@ def _label(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9:-]+", "-", text).strip("-").lower()
 
 
-def markdown_latex(text: str, *, name: str) -> str:
+def markdown_latex(text: str, *, name: str, title: str = "") -> str:
     """Every table of a Markdown document as LaTeX floats (:func:`table_latex`).
 
     Parameters
@@ -541,8 +541,9 @@ def markdown_latex(text: str, *, name: str) -> str:
     text : str
         The Markdown document.
     name : str
-        Its name (``<part>/<file>``), for the labels ``tab:<name>-<i>`` and the caption of a
-        table under no heading.
+        Its name (``<part>/<file>``), for the labels ``tab:<name>-<i>``.
+    title : str
+        Caption of a table under no heading (default: ``name``).
     """
     tables = [b for b in markdown_blocks(text) if isinstance(b, Table)]
     header = (
@@ -552,7 +553,7 @@ def markdown_latex(text: str, *, name: str) -> str:
     body = [
         table_latex(
             t,
-            caption=latex_escape(t.title or name),
+            caption=latex_escape(t.title or title or name),
             label=f"tab:{_label(name)}" + (f"-{i}" if len(tables) > 1 else ""),
         )
         for i, t in enumerate(tables, start=1)
@@ -815,18 +816,14 @@ def viewed_tables(paths: Iterable[str], csv_views: Iterable[str] = ()) -> list[s
 
 
 def _title(path: Path, part: str, text: str | None) -> str:
-    if text:
-        for line in text.splitlines():
-            if line.startswith("# "):
-                return line[2:].strip()
-    return (
-        f"{part}: {path.parent.name}/{path.stem}"
-        if path.parent.name != part
-        else (f"{part}: {path.stem}")
-    )
+    """The first heading of a Markdown table, else ``<part>: <file stem>``."""
+    for line in (text or "").splitlines():
+        if line.startswith("#"):
+            return line.lstrip("#").strip()
+    return f"{part}: {path.stem}"
 
 
-def views_job(tables, views, latex, *, part, run, configfiles, section):
+def views_job(tables, views, latex, *, part, run, configfiles, section, titles=None):
     """Write the HTML view of every table and the LaTeX file of every Markdown table.
 
     Parameters
@@ -843,7 +840,10 @@ def views_job(tables, views, latex, *, part, run, configfiles, section):
         The config file(s) of the run.
     section : dict
         The part's config section.
+    titles : dict, optional
+        Title of a table (by its path in ``tables``) whose file has no heading.
     """
+    titles = titles or {}
     if len(tables) != len(views):
         raise ValueError(f"{len(tables)} tables but {len(views)} views")
     markdown = [t for t in tables if t.endswith(".md")]
@@ -854,13 +854,15 @@ def views_job(tables, views, latex, *, part, run, configfiles, section):
         made = made_line(part=part, run=run, configfiles=configfiles, section=section, source=table)
         if path.suffix == ".md":
             text = path.read_text()
-            title = _title(path, part, text)
+            title = titles.get(table) or _title(path, part, text)
             atomic_write_text(view, markdown_view(text, title=title, made=made))
         else:
             frame = pd.read_csv(path, keep_default_na=True)
-            atomic_write_text(view, frame_view(frame, title=_title(path, part, None), made=made))
+            title = titles.get(table) or _title(path, part, None)
+            atomic_write_text(view, frame_view(frame, title=title, made=made))
         log.info("%s -> %s", table, view)
     for table, tex in zip(markdown, latex):
         name = f"{part}/{Path(table).stem}"
-        atomic_write_text(tex, markdown_latex(Path(table).read_text(), name=name))
+        text = Path(table).read_text()
+        atomic_write_text(tex, markdown_latex(text, name=name, title=titles.get(table, "")))
         log.info("%s -> %s", table, tex)
