@@ -37,11 +37,13 @@ include: "workflow/rules/buteneers.smk"
 include: "workflow/rules/ramona.smk"
 include: "workflow/rules/sunyao.smk"
 include: "workflow/rules/fidelity.smk"
+include: "workflow/rules/report.smk"
 
 
 # Each part's rule file (one shape for all: its config section, job rules, report rules,
 # <part>_all, <part>_publish) defines <PART>_TARGETS, empty when its config section is absent
-# or disabled, so `snakemake` with no target builds every enabled part.
+# or disabled, so `snakemake` with no target builds every enabled part; REPORT_TARGETS are
+# the tables' views and LaTeX files and the report's first page (workflow/rules/report.smk).
 rule all:
     default_target: True
     input:
@@ -51,3 +53,4 @@ rule all:
         RAMONA_TARGETS,
         SUNYAO_TARGETS,
         FIDELITY_TARGETS,
+        REPORT_TARGETS,

@@ -282,7 +282,7 @@ def test_report_jobs_run_on_files_without_snakemake(tmp_path):
     steps = tmp_path / "steps.csv"
     _steps_frame().to_csv(steps, index=False)
     out = {name: tmp_path / name for name in ("s.csv", "s.md", "s.tex", "c.csv", "k.csv", "k.md")}
-    summary_job(steps, out["s.csv"], out["s.md"], out["s.tex"], report_k=[1, 2])
+    summary_job(steps, out["s.csv"], out["s.md"], report_k=[1, 2])
     curves_job(steps, out["c.csv"])
     checks_job(steps, out["k.csv"], out["k.md"], report_k=[1])
     figures_job(steps, tmp_path / "t.png", tmp_path / "l.png", dataset="d")

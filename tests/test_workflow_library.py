@@ -24,7 +24,7 @@ from rlsbench.benchmark.tables import (
     read_csvs,
     with_provenance,
     write_csv,
-    write_csv_md_tex,
+    write_markdown,
 )
 from rlsbench.benchmark.timing import Stopwatch
 from rlsbench.benchmark.workflow import JobError, rule_arguments, run_rule
@@ -291,7 +291,7 @@ def test_markdown_keeps_formatted_cells_or_formats_numbers():
     assert text.endswith("|\n")
 
 
-def test_csv_md_tex_provenance_and_publish(tmp_path):
+def test_csv_markdown_provenance_and_publish(tmp_path):
     frame = with_provenance(pd.DataFrame({"a": [1, 2]}), {"seed": 0, "host": "h"})
     assert list(frame.columns) == ["a", "seed", "host"]
     write_csv(frame, tmp_path / "t" / "a.csv")
@@ -299,11 +299,7 @@ def test_csv_md_tex_provenance_and_publish(tmp_path):
     both = read_csvs([tmp_path / "t" / "a.csv", tmp_path / "t" / "b.csv"])
     assert list(both["a"]) == [1, 2, 1, 2] and list(both.index) == [0, 1, 2, 3]
     cells = pd.DataFrame({"m": ["x"], "acc": ["0.9 ± 0.1"]})
-    write_csv_md_tex(
-        cells, tmp_path / "s.csv", tmp_path / "s.md", tmp_path / "s.tex", label="tab:x"
-    )
-    assert "$\\pm$" in (tmp_path / "s.tex").read_text()
-    assert "\\label{tab:x}" in (tmp_path / "s.tex").read_text()
+    write_markdown(tmp_path / "s.md", markdown_table(cells))
     done = publish([tmp_path / "s.md"], [tmp_path / "paper" / "s.md"])
     assert (tmp_path / "paper" / "s.md").read_bytes() == (tmp_path / "s.md").read_bytes()
     assert len(done) == 1 and "->" in done[0]

@@ -57,3 +57,29 @@ def part_section(part, check=None):
 def published(part, paths):
     """The committed copies (results/paper/<part>/...) of a run's files of a part."""
     return [path.replace(f"{RUNDIR}/{part}", f"results/paper/{part}", 1) for path in paths]
+
+
+# ---------------------------------------------------------------------------------------------
+# Files derived from a part's tables and figures (workflow/rules/report.smk): the LaTeX file
+# of every Markdown table, the vector and one-column files of every figure.
+# ---------------------------------------------------------------------------------------------
+def figure_variants(png):
+    """The files a figure rule writes besides ``png`` (rlsbench.benchmark.figures)."""
+    from rlsbench.benchmark.figures import figure_files
+
+    return figure_files(png)[1:]
+
+
+def derived(paths):
+    """``paths`` with the files derived from them: ``x.tex`` after every ``x.md`` (the
+    views rules write it) and the vector files after every ``x.png`` (the figure rules)."""
+    from rlsbench.benchmark.views import latex_path
+
+    out = []
+    for path in paths:
+        out.append(path)
+        if path.endswith(".md"):
+            out.append(latex_path(path))
+        elif path.endswith(".png"):
+            out += figure_variants(path)
+    return list(dict.fromkeys(out))

@@ -36,19 +36,9 @@ rule fidelity:
     input:
         tables=FIDELITY_INPUTS,
     output:
-        ledger=report(
-            f"{FIDELITY_DIR}/fidelity.csv",
-            caption="../report/fidelity.rst",
-            category="Fidelity",
-            subcategory="Ledger",
-        ),
+        ledger=f"{FIDELITY_DIR}/fidelity.csv",
         summary_csv=f"{FIDELITY_DIR}/fidelity_summary.csv",
-        summary_md=report(
-            f"{FIDELITY_DIR}/fidelity_summary.md",
-            caption="../report/fidelity_summary.rst",
-            category="Fidelity",
-            subcategory="Summary",
-        ),
+        summary_md=f"{FIDELITY_DIR}/fidelity_summary.md",
     log:
         f"{FIDELITY_DIR}/logs/fidelity.log",
     conda:
@@ -68,9 +58,9 @@ rule fidelity_all:
 #   snakemake fidelity_publish --configfile config/paper.yaml --cores 2
 rule fidelity_publish:
     input:
-        sources=[f"{FIDELITY_DIR}/{name}" for name in FIDELITY_OUTPUTS],
+        sources=derived([f"{FIDELITY_DIR}/{name}" for name in FIDELITY_OUTPUTS]),
     output:
-        targets=[f"{FIDELITY_PUBLISH_DIR}/{name}" for name in FIDELITY_OUTPUTS],
+        targets=derived([f"{FIDELITY_PUBLISH_DIR}/{name}" for name in FIDELITY_OUTPUTS]),
     log:
         f"{FIDELITY_DIR}/logs/publish.log",
     conda:

@@ -91,6 +91,7 @@ rule ramona_toy_report:
     input:
         tables=RAMONA_TOY_FILES,
     output:
+        figure_variants(RAMONA_OUTPUTS["toy_figure"]),
         rows=RAMONA_OUTPUTS["toy_rows"],
         summary=RAMONA_OUTPUTS["toy_summary"],
         figure=report(
@@ -115,45 +116,21 @@ rule ramona_realdata_report:
     input:
         tables=RAMONA_REAL_FILES,
     output:
+        figure_variants(RAMONA_OUTPUTS["real_figure"]),
         rows=RAMONA_OUTPUTS["real_rows"],
         summary=RAMONA_OUTPUTS["real_summary"],
         tests=RAMONA_OUTPUTS["real_tests"],
-        tests_sas=report(
-            RAMONA_OUTPUTS["real_tests_sas"],
-            caption="../report/ramona_paired_tests.rst",
-            category="Ramona et al.",
-            subcategory="Tables",
-        ),
+        tests_sas=RAMONA_OUTPUTS["real_tests_sas"],
         figure=report(
             RAMONA_OUTPUTS["real_figure"],
             caption="../report/ramona_realdata.rst",
             category="Ramona et al.",
             subcategory="Real data",
         ),
-        table2_md=report(
-            RAMONA_OUTPUTS["table2"],
-            caption="../report/ramona_tables.rst",
-            category="Ramona et al.",
-            subcategory="Tables",
-        ),
-        table4_md=report(
-            RAMONA_OUTPUTS["table4"],
-            caption="../report/ramona_tables.rst",
-            category="Ramona et al.",
-            subcategory="Tables",
-        ),
-        table5_md=report(
-            RAMONA_OUTPUTS["table5"],
-            caption="../report/ramona_tables.rst",
-            category="Ramona et al.",
-            subcategory="Tables",
-        ),
-        table6_md=report(
-            RAMONA_OUTPUTS["table6"],
-            caption="../report/ramona_tables.rst",
-            category="Ramona et al.",
-            subcategory="Tables",
-        ),
+        table2_md=RAMONA_OUTPUTS["table2"],
+        table4_md=RAMONA_OUTPUTS["table4"],
+        table5_md=RAMONA_OUTPUTS["table5"],
+        table6_md=RAMONA_OUTPUTS["table6"],
     log:
         f"{RAMONA_DIR}/logs/realdata_report.log",
     benchmark:
@@ -175,18 +152,8 @@ rule ramona_cputime_report:
         tables=[f"{RAMONA_DIR}/cputime/{a}.csv" for a in RAMONA_CPU_AXES],
     output:
         rows=RAMONA_OUTPUTS["cpu_rows"],
-        table8=report(
-            RAMONA_OUTPUTS["table8"],
-            caption="../report/ramona_cputime.rst",
-            category="Ramona et al.",
-            subcategory="CPU time",
-        ),
-        table9=report(
-            RAMONA_OUTPUTS["table9"],
-            caption="../report/ramona_cputime.rst",
-            category="Ramona et al.",
-            subcategory="CPU time",
-        ),
+        table8=RAMONA_OUTPUTS["table8"],
+        table9=RAMONA_OUTPUTS["table9"],
     log:
         f"{RAMONA_DIR}/logs/cputime_report.log",
     benchmark:
@@ -207,9 +174,9 @@ rule ramona_all:
 # The committed copy of a run (normally the paper run), never refreshed by the run itself.
 rule ramona_publish:
     input:
-        sources=RAMONA_TARGETS,
+        sources=derived(RAMONA_TARGETS),
     output:
-        targets=published("ramona", RAMONA_TARGETS),
+        targets=published("ramona", derived(RAMONA_TARGETS)),
     log:
         f"{RAMONA_DIR}/logs/publish.log",
     conda:

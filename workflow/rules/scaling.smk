@@ -80,12 +80,7 @@ rule scaling_agreement:
         points=rules.scaling_collect.output.points,
     output:
         csv=f"{SCALING_DIR}/tables/agreement.csv",
-        md=report(
-            f"{SCALING_DIR}/tables/agreement.md",
-            caption="../report/scaling_agreement.rst",
-            category="Scaling",
-            subcategory="Tables",
-        ),
+        md=f"{SCALING_DIR}/tables/agreement.md",
     log:
         f"{SCALING_DIR}/logs/agreement.log",
     benchmark:
@@ -105,28 +100,13 @@ rule scaling_tables:
         agreement=rules.scaling_agreement.output.csv,  # tables only from agreeing selections
     output:
         exponents_csv=SCALING_TABLES["exponents_csv"],
-        exponents_md=report(
-            SCALING_TABLES["exponents_md"],
-            caption="../report/scaling_exponents.rst",
-            category="Scaling",
-            subcategory="Tables",
-        ),
+        exponents_md=SCALING_TABLES["exponents_md"],
         speedups_csv=SCALING_TABLES["speedups_csv"],
-        speedups_md=report(
-            SCALING_TABLES["speedups_md"],
-            caption="../report/scaling_speedups.rst",
-            category="Scaling",
-            subcategory="Tables",
-        ),
+        speedups_md=SCALING_TABLES["speedups_md"],
         timings_csv=SCALING_TABLES["timings_csv"],
         timings_md=SCALING_TABLES["timings_md"],
         paper_csv=SCALING_TABLES["paper_csv"],
-        paper_md=report(
-            SCALING_TABLES["paper_md"],
-            caption="../report/scaling_paper.rst",
-            category="Scaling",
-            subcategory="Tables",
-        ),
+        paper_md=SCALING_TABLES["paper_md"],
     log:
         f"{SCALING_DIR}/logs/tables.log",
     benchmark:
@@ -145,6 +125,7 @@ rule scaling_figure:
         points=rules.scaling_collect.output.points,
         agreement=rules.scaling_agreement.output.csv,
     output:
+        figure_variants(f"{SCALING_DIR}/figures/{{sweep}}_{{scale}}.png"),
         figure=report(
             f"{SCALING_DIR}/figures/{{sweep}}_{{scale}}.png",
             caption="../report/scaling_figure.rst",
@@ -179,9 +160,9 @@ rule scaling_all:
 # The committed copy of a run (normally the paper run), never refreshed by the run itself.
 rule scaling_publish:
     input:
-        sources=SCALING_PUBLISHED,
+        sources=derived(SCALING_PUBLISHED),
     output:
-        targets=published("scaling", SCALING_PUBLISHED),
+        targets=published("scaling", derived(SCALING_PUBLISHED)),
     log:
         f"{SCALING_DIR}/logs/publish.log",
     conda:

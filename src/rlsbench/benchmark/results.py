@@ -2,7 +2,7 @@
 once, never edited.
 
 Per-job tables are merged into ``steps.csv``; the curves (mean ± sd per k), the summary
-(accuracy at chosen k, runtimes per method, as CSV, Markdown and LaTeX) and the jobs' run
+(accuracy at chosen k, runtimes per method, as CSV and Markdown) and the jobs' run
 times are derived from it. Rows are sorted and floats written in their shortest round-trip
 form, so the same config gives byte-identical tables apart from the timing columns
 (:data:`rlsbench.benchmark.protocol.TIMING_COLUMNS`). The ``*_job`` functions are what the
@@ -18,7 +18,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from rlsbench.benchmark.tables import write_csv, write_csv_md_tex
+from rlsbench.benchmark.tables import markdown_table, write_csv, write_markdown
 
 log = logging.getLogger(__name__)
 
@@ -264,17 +264,12 @@ def curves_job(steps, curves):
     log.info("%d rows", len(table))
 
 
-def summary_job(steps, csv, md, tex, *, report_k):
-    """Write the summary (:func:`summary_table`) as CSV, Markdown and LaTeX."""
+def summary_job(steps, csv, md, *, report_k):
+    """Write the summary (:func:`summary_table`) as CSV and Markdown (its view and LaTeX file
+    come from :mod:`rlsbench.benchmark.views`)."""
     table = summary_table(read_step_table(steps), report_k)
-    write_csv_md_tex(
-        table,
-        csv,
-        md,
-        tex,
-        caption="Test performance (mean ± sd over folds) at chosen k, and run times per method.",
-        label="tab:main",
-    )
+    write_csv(table, csv)
+    write_markdown(md, markdown_table(table))
     log.info("\n%s", table.to_string(index=False))
 
 

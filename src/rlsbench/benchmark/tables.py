@@ -1,5 +1,7 @@
-"""Writing result tables, one way for every part: CSV for machines, Markdown (and LaTeX) for
-people, provenance columns on every row, and the copy of a run into ``results/paper/``.
+"""Writing result tables, one way for every part: CSV for machines, Markdown for people
+(``DataFrame.to_markdown``; the HTML view and the LaTeX file of every Markdown table come
+from :mod:`rlsbench.benchmark.views`), provenance columns on every row, and the copy of a run
+into ``results/paper/``.
 
 Every writer is atomic (:mod:`rlsbench.benchmark._io`): a table appears under its name only
 once complete.
@@ -134,16 +136,6 @@ def markdown_table(frame: pd.DataFrame, *, floatfmt: str | None = None, missing=
 def write_markdown(path, text: str) -> None:
     """Write Markdown (or any text) atomically."""
     atomic_write_text(path, text)
-
-
-def write_csv_md_tex(table, csv_path, md_path, tex_path, *, caption="", label="") -> None:
-    """Write a table of formatted cells as CSV, Markdown (pipe table) and LaTeX (booktabs)."""
-    write_csv(table, csv_path)
-    write_markdown(md_path, markdown_table(table))
-    latex = table.to_latex(index=False, escape=True, caption=caption or None, label=label or None)
-    if "\\toprule" not in latex:
-        raise RuntimeError("pandas did not write a booktabs table")
-    atomic_write_text(tex_path, latex.replace("±", "$\\pm$"))
 
 
 def publish(sources: Iterable, targets: Iterable) -> list[str]:

@@ -10,15 +10,10 @@
 
 from __future__ import annotations
 
-import matplotlib
+import pandas as pd
+import seaborn as sns
 
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-import seaborn as sns  # noqa: E402
-
-from rlsbench.benchmark._io import atomic_path  # noqa: E402
+from rlsbench.benchmark import figures
 
 #: k axes with more steps than this are drawn on a log scale, so small k stays readable.
 LOG_X_ABOVE = 40
@@ -35,10 +30,7 @@ def _finish(fig, ax, frame, path):
         ax.set_xscale("log")
     ax.set_xlabel("number of selected features k")
     ax.grid(True, alpha=0.3)
-    fig.tight_layout()
-    with atomic_path(path) as tmp:
-        fig.savefig(tmp, dpi=110, format="png", metadata={"Software": None})
-    plt.close(fig)
+    figures.save_figure(fig, path)
 
 
 def _skipped_note(frame):
@@ -55,19 +47,24 @@ def plot_test_curves(frame, dataset, path):
         Merged step table (:func:`rlsbench.benchmark.results.read_tables`).
     dataset : str
     path : str or Path
-        PNG written atomically.
+        The PNG; its vector and one-column files beside it
+        (:func:`rlsbench.benchmark.figures.save_figure`).
     """
     data = frame[frame["dataset"] == dataset]
     ok = data[data["status"] == "ok"]
     metric, label = _metric(data)
-    fig, ax = plt.subplots(figsize=(6.0, 4.0))
+    fig, ax = figures.subplots()
     if not ok.empty:
+        methods = sorted(set(ok["method"]))
         sns.lineplot(
             data=ok,
             x="k",
             y=f"test_{metric}",
             hue="method",
             style="method",  # exact methods select the same features: dashes keep all visible
+            palette=figures.palette(methods),
+            markers=figures.markers(methods),
+            markevery=max(1, ok["k"].nunique() // 12),
             errorbar="sd",
             estimator="mean",
             ax=ax,
@@ -91,7 +88,7 @@ def plot_loo_vs_test(frame, dataset, path, method="greedy_rls"):
     data = frame[(frame["dataset"] == dataset) & (frame["method"] == method)]
     ok = data[data["status"] == "ok"]
     metric, label = _metric(data) if not data.empty else ("accuracy", "accuracy")
-    fig, ax = plt.subplots(figsize=(6.0, 4.0))
+    fig, ax = figures.subplots()
     if not ok.empty:
         long = pd.concat(
             [

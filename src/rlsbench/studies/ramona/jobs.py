@@ -14,7 +14,6 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from rlsbench.benchmark._io import atomic_path
 from rlsbench.benchmark.config import ConfigError
 from rlsbench.benchmark.provenance import provenance
 from rlsbench.benchmark.tables import read_csvs, with_provenance, write_csv, write_markdown
@@ -38,21 +37,11 @@ from rlsbench.studies.ramona.report import (
 log = logging.getLogger(__name__)
 
 
-def _save_png(fig, path, dpi):
-    import matplotlib.pyplot as plt
+def _figures():
+    # imported by the report jobs only: the measured jobs need no matplotlib
+    from rlsbench.benchmark import figures
 
-    with atomic_path(path) as tmp:
-        fig.savefig(tmp, dpi=dpi, format="png")
-    plt.close(fig)
-
-
-def _pyplot():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
+    return figures
 
 
 # ---------------------------------------------------------------------------------------------
@@ -164,14 +153,14 @@ def cputime_job(table, *, axis, cputime, seed):
 # ---------------------------------------------------------------------------------------------
 def toy_report_job(tables, rows, summary, figure):
     """Fig. 1: mean test error against n on the two toy problems, with the rows and summary."""
-    plt = _pyplot()
+    figures = _figures()
     data = read_csvs(tables)
     summ = summarize(data, ["problem", "kernel", "method", "n_train"])
     write_csv(data, rows)
     write_csv(summ, summary, float_format="%.4f")
 
     problems = [p for p in ("linear", "nonlinear") if p in set(summ["problem"])]
-    fig, axes = plt.subplots(1, len(problems), figsize=(6 * len(problems), 4.5), squeeze=False)
+    fig, axes = figures.subplots(1, len(problems), aspect=0.45, squeeze=False)
     for ax, problem in zip(axes[0], problems):
         sub = summ[summ["problem"] == problem]
         # one colour and line style per method in both panels
@@ -180,8 +169,6 @@ def toy_report_job(tables, rows, summary, figure):
             ax.plot(
                 g["n_train"],
                 g["mean"],
-                marker="o",
-                ms=3,
                 label=LABELS.get(method, method),
                 **method_style(method),
             )
@@ -194,9 +181,8 @@ def toy_report_job(tables, rows, summary, figure):
         ax.set_ylabel("Mean error rate (%)")
         ax.set_ylim(0, 55)
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
-    fig.tight_layout()
-    _save_png(fig, figure, dpi=120)
+        ax.legend()
+    figures.save_figure(fig, figure)
     log.info("toy: %d rows, %d summary lines", len(data), len(summ))
 
 
@@ -242,7 +228,7 @@ def realdata_report_job(
     experiments : dict
         Every experiment's settings (``ramona.realdata.experiments`` with defaults).
     """
-    plt = _pyplot()
+    figures = _figures()
     data = read_csvs(tables)
     summ = summarize(data, ["experiment", "dataset", "kernel", "method", "n_selected"])
     write_csv(data, rows)
@@ -304,7 +290,7 @@ def realdata_report_job(
     ]
     ncol = min(3, max(1, len(curves)))
     nrow = max(1, int(np.ceil(len(curves) / ncol)))
-    fig, axes = plt.subplots(nrow, ncol, figsize=(5.5 * ncol, 4 * nrow), squeeze=False)
+    fig, axes = figures.subplots(nrow, ncol, aspect=0.75 * nrow / ncol, squeeze=False)
     for ax, (exp, kernel) in zip(axes.flat, curves):
         sub = summ[(summ["experiment"] == exp) & (summ["kernel"] == kernel)]
         # one colour and line style per method in every panel
@@ -316,26 +302,22 @@ def realdata_report_job(
             ax.plot(
                 g["n_selected"],
                 g["mean"],
-                marker="o",
-                ms=3,
                 label=LABELS.get(method, method),
                 **method_style(method),
             )
         ax.set_title(
             f"{sub['dataset'].iloc[0]} — {kernel} kernel ({exp}, "
             f"{int(sub['n_repeats'].max())} reps)",
-            fontsize=9,
         )
         ax.set_xlabel("Number of features")
         ax.set_ylabel("Mean error rate (%)")
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=7)
+        ax.legend(fontsize="x-small")
     for ax in list(axes.flat)[len(curves) :]:
         ax.axis("off")
     if not curves:
         axes.flat[0].text(0.5, 0.5, "no experiment with several S values", ha="center")
-    fig.tight_layout()
-    _save_png(fig, figure, dpi=110)
+    figures.save_figure(fig, figure)
     log.info(
         "realdata: %d rows, %d summary lines, %d paired tests, %d curves",
         len(data),

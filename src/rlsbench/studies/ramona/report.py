@@ -8,6 +8,7 @@ import itertools
 import numpy as np
 import pandas as pd
 
+from rlsbench.benchmark import figures
 from rlsbench.benchmark.stats import paired_t_test
 from rlsbench.benchmark.tables import markdown_table
 from rlsbench.studies.ramona import paper_tables
@@ -34,28 +35,18 @@ LABELS = {
 PLOT_ORDER = ("fisher", "arom", "r2w2", "rfe", "sfs", "sas", "scss", "kfds", "svm")
 #: Methods proposed by the paper: dotted lines in its figures (existing ones solid).
 PROPOSED = ("sas", "scss", "kfds", "sfs")
-_COLORS = {
-    "fisher": "tab:blue",
-    "arom": "tab:orange",
-    "r2w2": "tab:green",
-    "rfe": "tab:red",
-    "sfs": "tab:purple",
-    "sas": "tab:brown",
-    "scss": "tab:pink",
-    "kfds": "tab:cyan",
-    "svm": "black",
-}
 
 
 def method_style(method: str) -> dict:
     """Matplotlib line properties of ``method``, the same in every panel of every figure.
 
-    A fixed colour per method (unknown methods grey), dotted lines for the proposed methods
+    The method's colour and marker of every figure of every part
+    (:func:`rlsbench.benchmark.figures.method_style`), dotted lines for the proposed methods
     and solid ones for the existing methods (as in the paper's figures), a thicker black line
     for the SVM on all features.
     """
     style = {
-        "color": _COLORS.get(method, "tab:gray"),
+        **figures.method_style(method),
         "ls": ":" if method in PROPOSED else "-",
         "lw": 1.5,
     }

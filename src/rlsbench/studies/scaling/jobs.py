@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from rlsbench.benchmark._io import atomic_path, atomic_write_text
+from rlsbench.benchmark._io import atomic_write_text
 from rlsbench.benchmark.provenance import provenance
 from rlsbench.benchmark.tables import markdown_table, write_csv, write_markdown
 from rlsbench.benchmark.workflow import JobError
@@ -395,27 +395,23 @@ def figure_job(points, agreement, figure, *, sweep, scale, settings, labels):
     the slowest repeat. Points over the budget are not drawn; the timings table
     lists them with their reason.
     """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     from matplotlib.ticker import FuncFormatter, NullFormatter
+
+    from rlsbench.benchmark import figures
 
     spec = settings["sweeps"][sweep]
     metric = spec.get("metric", settings.get("metric", "cpu"))
     data = sweep_frame(read_points(points), {sweep: spec}, metric)
     ok = data[data["status"] == "ok"]
 
-    fig, ax = plt.subplots(figsize=(6.4, 4.4), layout="constrained")
+    fig, ax = figures.subplots(aspect=0.62)
     for (method, threads), grp in ok.groupby(["method", "threads"], sort=True):
         grp = grp.sort_values("size")
         ax.errorbar(
             grp["size"],
             grp["time_s"],
             yerr=[grp["time_s"] - grp["time_s_min"], grp["time_s_max"] - grp["time_s"]],
-            marker="o",
-            markersize=4,
-            capsize=2,
+            **figures.method_style(method),
             linestyle="-" if threads == 1 else "--",
             label=f"{labels.get(method, method)} "
             f"({'1 thread' if threads == 1 else f'{threads} threads'})",
@@ -438,7 +434,5 @@ def figure_job(points, agreement, figure, *, sweep, scale, settings, labels):
     ax.grid(True, which="both", alpha=0.3)
     if len(ok):
         ax.legend(fontsize=8)
-    with atomic_path(figure) as tmp:
-        fig.savefig(tmp, dpi=120, format="png")
-    plt.close(fig)
+    figures.save_figure(fig, figure)
     log.info("%s %s: %d points drawn, %d not run", sweep, scale, len(ok), len(data) - len(ok))

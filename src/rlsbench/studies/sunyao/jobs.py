@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from rlsbench.benchmark._io import atomic_path, atomic_write_text
+from rlsbench.benchmark._io import atomic_write_text
 from rlsbench.benchmark.provenance import provenance
 from rlsbench.benchmark.tables import (
     markdown_table,
@@ -207,18 +207,15 @@ FIG1_COLUMNS = {
 def fig1_job(runs, png, md, csv, *, entry):
     """Fig. 1: training time and test NMSE against the training size, one line per method,
     with its table (Markdown, CSV)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from rlsbench.benchmark import figures
 
     frame = read_csvs(runs)
-    fig, (ax_time, ax_nmse) = plt.subplots(1, 2, figsize=(10, 4), constrained_layout=True)
+    fig, (ax_time, ax_nmse) = figures.subplots(1, 2, aspect=0.4)
     for method, g in frame.groupby("method", sort=False):
         ok = g[g["status"] == "ok"]
         label = LABELS[method]
-        ax_time.plot(ok["n_train"], ok["fit_s"], marker="o", label=label)
-        ax_nmse.plot(ok["n_train"], ok["nmse"], marker="o", label=label)
+        ax_time.plot(ok["n_train"], ok["fit_s"], label=label, **figures.method_style(method))
+        ax_nmse.plot(ok["n_train"], ok["nmse"], label=label, **figures.method_style(method))
         stop = g[g["status"].isin(["over_flops", "over_memory"])]
         if len(stop):
             row = stop.iloc[0]
@@ -245,9 +242,7 @@ def fig1_job(runs, png, md, csv, *, entry):
         fontsize=7,
         va="top",
     )
-    with atomic_path(png) as tmp:
-        fig.savefig(tmp, dpi=120, format="png")
-    plt.close(fig)
+    figures.save_figure(fig, png)
 
     table = frame[[*FIG1_COLUMNS, "memory_mb_estimate"]].sort_values(
         ["n_train", "method"], kind="stable"

@@ -1,0 +1,244 @@
+"""Figures for papers, one way for every part: a seaborn theme, one colour and marker per
+method across all figures, and one save function writing raster and vector files in the two
+widths of a two-column paper.
+
+Every figure of every part is drawn on :func:`subplots` (the theme, at two-column width) and
+written by :func:`save_figure`, which writes the files of :func:`figure_files`:
+
+========================  ==========================================================
+``<name>.png``            two-column width (7.16 in), 150 dpi: the report and the docs
+``<name>.pdf``            two-column width, vector (``figure*`` in a two-column paper)
+``<name>.svg``            two-column width, vector
+``<name>_1col.pdf``       one-column width (3.5 in), vector (``figure`` in one column)
+``<name>_1col.svg``       one-column width, vector
+========================  ==========================================================
+
+The one-column files are the same figure re-laid out at 3.5 in (fonts keep their size in
+points, the axes shrink), so they suit figures of one or two panels; a grid of panels is
+meant for the two-column width. All files are written atomically and carry no date, so the
+same data give the same files.
+
+A method has the same colour and marker in every figure (:data:`METHOD_STYLES`, which names
+every method of every part; :func:`method_style`); a method no part knows, such as a plugin's,
+gets a colour and marker derived from its name (the same in every run).
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterable
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import seaborn as sns  # noqa: E402
+
+from rlsbench.benchmark._io import atomic_path  # noqa: E402
+
+#: Text widths of a two-column paper (IEEE/ACM/Elsevier two-column layouts), inches.
+ONE_COLUMN_IN = 3.5
+TWO_COLUMN_IN = 7.16
+
+#: Resolution of the PNG (two-column width: 1074 pixels).
+PNG_DPI = 150
+
+#: The files :func:`save_figure` writes, as suffixes of the figure's name, with their width.
+FIGURE_SUFFIXES = {
+    ".png": TWO_COLUMN_IN,
+    ".pdf": TWO_COLUMN_IN,
+    ".svg": TWO_COLUMN_IN,
+    "_1col.pdf": ONE_COLUMN_IN,
+    "_1col.svg": ONE_COLUMN_IN,
+}
+
+# seaborn's colour-blind-safe palette (10 colours); black for references such as "all
+# features". A (colour, marker) pair is never shared by two methods.
+_PALETTE = sns.color_palette("colorblind", 10).as_hex()
+_BLUE, _ORANGE, _GREEN, _RED, _PURPLE, _BROWN, _PINK, _GREY, _OLIVE, _CYAN = _PALETTE
+_BLACK = "#000000"
+
+#: Colour and marker of every method of every part. Methods that share a name across parts
+#: (a plugin and a study's own implementation of the same method) share a style; methods that
+#: appear in one figure together have different colours.
+METHOD_STYLES: dict[str, dict[str, str]] = {
+    # Pahikkala et al.: the main part and the scaling study
+    "greedy_rls": {"color": _BLUE, "marker": "o"},
+    "lowrank_lssvm": {"color": _ORANGE, "marker": "s"},
+    "wrapper_loo": {"color": _GREEN, "marker": "^"},
+    "wrapper_blackbox": {"color": _RED, "marker": "v"},
+    "random": {"color": _GREY, "marker": "X"},
+    "sfs_ridge_loo": {"color": _PURPLE, "marker": "D"},
+    "sfs_ridgeclassifier_cv5": {"color": _BROWN, "marker": "P"},
+    # Buteneers et al.
+    "ffs": {"color": _PINK, "marker": ">"},
+    "bfs": {"color": _OLIVE, "marker": "<"},
+    "rr_naive": {"color": _GREY, "marker": "o"},
+    "rr_covariance": {"color": _BLUE, "marker": "h"},
+    "rr_eigen": {"color": _ORANGE, "marker": "h"},
+    "ffs_covariance": {"color": _PINK, "marker": "h"},
+    "ffs_eigen": {"color": _PINK, "marker": "p"},
+    "bfs_covariance": {"color": _OLIVE, "marker": "h"},
+    "bfs_eigen": {"color": _OLIVE, "marker": "p"},
+    "lars": {"color": _CYAN, "marker": "*"},
+    "op_lr": {"color": _BROWN, "marker": "*"},
+    "op_rr": {"color": _PURPLE, "marker": "*"},
+    # Ramona et al. (the study's names and the method plugins' names of the same methods)
+    "fisher": {"color": _BLUE, "marker": "d"},
+    "fisher_score": {"color": _BLUE, "marker": "d"},
+    "arom": {"color": _ORANGE, "marker": "d"},
+    "r2w2": {"color": _GREEN, "marker": "d"},
+    "rfe": {"color": _RED, "marker": "d"},
+    "svm_rfe": {"color": _RED, "marker": "d"},
+    "sfs": {"color": _PURPLE, "marker": "s"},
+    "sas": {"color": _BROWN, "marker": "o"},
+    "scss": {"color": _PINK, "marker": "^"},
+    "kfds": {"color": _CYAN, "marker": "v"},
+    "svm": {"color": _BLACK, "marker": ""},
+    "fspp": {"color": _OLIVE, "marker": "d"},
+    "neumann": {"color": _GREY, "marker": "d"},
+    "bahsic": {"color": _CYAN, "marker": "d"},
+    "gmkl": {"color": _GREEN, "marker": "*"},
+    # Sun & Yao (the study's names and the plugin's name of Forward)
+    "forward": {"color": _BLUE, "marker": "p"},
+    "marglik_forward": {"color": _BLUE, "marker": "p"},
+    "rvm_old": {"color": _ORANGE, "marker": "P"},
+    "rvm_new": {"color": _GREEN, "marker": "P"},
+}
+
+#: Marker shapes a method without an entry in :data:`METHOD_STYLES` may get.
+_FALLBACK_MARKERS = ("o", "s", "^", "v", "D", "P", "X", "<", ">", "p", "h", "*")
+
+
+def method_style(method: str) -> dict[str, str]:
+    """Colour and marker of ``method``: its entry of :data:`METHOD_STYLES`, or one derived
+    from a checksum of the name (the same in every run, unlike Python's ``hash``).
+
+    Returns
+    -------
+    dict
+        ``{"color": "#rrggbb", "marker": str}``, ready for ``Axes.plot(**style)``.
+    """
+    if method in METHOD_STYLES:
+        return dict(METHOD_STYLES[method])
+    code = zlib.crc32(method.encode())
+    return {
+        "color": _PALETTE[code % len(_PALETTE)],
+        "marker": _FALLBACK_MARKERS[(code // len(_PALETTE)) % len(_FALLBACK_MARKERS)],
+    }
+
+
+def palette(methods: Iterable[str]) -> dict[str, str]:
+    """``{method: colour}`` for seaborn's ``palette=``."""
+    return {m: method_style(m)["color"] for m in methods}
+
+
+def markers(methods: Iterable[str]) -> dict[str, str]:
+    """``{method: marker}`` for seaborn's ``markers=`` (a method without a marker gets none)."""
+    return {m: method_style(m)["marker"] or "None" for m in methods}
+
+
+def set_theme() -> None:
+    """The seaborn theme of every figure: paper context (9 pt labels), white grid, the
+    colour-blind palette; vector files keep their text as text (TrueType in PDF) and carry
+    no date."""
+    sns.set_theme(context="paper", style="whitegrid", palette=_PALETTE)
+    plt.rcParams.update(
+        {
+            "pdf.fonttype": 42,
+            "svg.fonttype": "none",
+            "svg.hashsalt": "rlsbench",
+            "legend.fontsize": "small",
+            "legend.framealpha": 0.8,
+            "axes.titlesize": "medium",
+            "lines.linewidth": 1.3,
+            "lines.markersize": 4.0,
+            "errorbar.capsize": 2.0,
+        }
+    )
+
+
+def subplots(nrows: int = 1, ncols: int = 1, *, aspect: float = 0.6, **kwargs):
+    """A new figure at two-column width in the theme, with a constrained layout.
+
+    Parameters
+    ----------
+    nrows, ncols : int
+        Grid of axes (``matplotlib.pyplot.subplots``).
+    aspect : float
+        Height of the figure over its width.
+    **kwargs
+        Passed to ``matplotlib.pyplot.subplots`` (e.g. ``squeeze``, ``sharey``).
+
+    Returns
+    -------
+    fig : matplotlib.figure.Figure
+    axes : Axes or array of Axes
+    """
+    set_theme()
+    return plt.subplots(
+        nrows,
+        ncols,
+        figsize=(TWO_COLUMN_IN, TWO_COLUMN_IN * aspect),
+        layout="constrained",
+        **kwargs,
+    )
+
+
+def figure_files(png) -> list[str]:
+    """The files :func:`save_figure` writes for the figure whose PNG is ``png`` (str or Path
+    ending in ``.png``), PNG first."""
+    png = str(png)
+    if not png.endswith(".png"):
+        raise ValueError(f"a figure is named by its PNG file (*.png), got {png!r}")
+    stem = png[: -len(".png")]
+    return [stem + suffix for suffix in FIGURE_SUFFIXES]
+
+
+def _one_column_height(fig) -> float:
+    # Same aspect as the two-column figure, but never lower than 2.4 in: one panel's tick
+    # labels, axis label and legend need that much at 8-9 pt.
+    width, height = fig.get_size_inches()
+    return max(ONE_COLUMN_IN * height / width, 2.4)
+
+
+def save_figure(fig, png) -> list[str]:
+    """Write ``fig`` as PNG, PDF and SVG at two-column width and as PDF and SVG at one-column
+    width (the files of :func:`figure_files`), atomically, then close it.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        Drawn at two-column width (:func:`subplots`); another width is rescaled to it,
+        keeping its aspect.
+    png : str or Path
+        The PNG file; the others are named after it.
+
+    Returns
+    -------
+    list of str
+        The files written.
+    """
+    files = figure_files(png)
+    if fig.get_layout_engine() is None:
+        fig.set_layout_engine("constrained")
+    for text in [ax.title for ax in fig.axes] + list(fig.texts):
+        text.set_wrap(True)  # long titles break into lines at the one-column width
+    width, height = fig.get_size_inches()
+    two_column = (TWO_COLUMN_IN, TWO_COLUMN_IN * height / width)
+    for path, (suffix, target_width) in zip(files, FIGURE_SUFFIXES.items(), strict=True):
+        if target_width == TWO_COLUMN_IN:
+            fig.set_size_inches(*two_column)
+        else:
+            fig.set_size_inches(ONE_COLUMN_IN, _one_column_height(fig))
+        fmt = Path(suffix).suffix.lstrip(".")
+        # no date or software version in the files: the same figure gives the same bytes
+        metadata = {"png": {"Software": None}, "pdf": {"CreationDate": None}}.get(
+            fmt, {"Date": None}
+        )
+        with atomic_path(path, suffix=f".tmp.{fmt}") as tmp:
+            fig.savefig(tmp, format=fmt, dpi=PNG_DPI, metadata=metadata)
+    plt.close(fig)
+    return files

@@ -1,0 +1,213 @@
+# The HTML report's own results (snakemake --report): a view of every table a part writes for
+# people, its LaTeX file, and the first page.
+#
+#   <part>_views     every Markdown table of the part (and the data tables named below) ->
+#                    an HTML view beside it (x.md -> x.html, in the report) and a booktabs
+#                    LaTeX file fitted to a two-column page (x.md -> x.tex, published);
+#                    rlsbench.benchmark.views
+#   report_overview  {RUNDIR}/report/overview.html: what the run found (fidelity verdicts,
+#                    speed-ups, best accuracy per dataset); the report's first page
+#                    (workflow/report/workflow.rst) and its category "At a glance";
+#                    rlsbench.studies.overview
+# A part's views rule is fed by the part's list of outputs, so a table a part adds gets a view
+# and a LaTeX file without a change here (with the generic caption unless one is named below).
+import os
+import re
+
+from rlsbench.benchmark.views import latex_path, view_path, viewed_tables
+
+# The run's config file(s), relative to the workflow where they live in it (views say how a
+# table was made; an absolute path would differ from machine to machine).
+REPORT_CONFIGFILES = [
+    os.path.relpath(p, REPO) if str(p).startswith(str(REPO)) else os.path.basename(p)
+    for p in workflow.config_settings.configfiles
+] or ["config/config.yaml"]
+
+# part -> (its category in the report, what it builds, its config section, data tables shown)
+REPORT_PARTS = {
+    "main": ("Main", MAIN_TARGETS, MAIN, []),
+    "scaling": ("Scaling", SCALING_TARGETS, SCALING, []),
+    "buteneers": ("Buteneers", BUTENEERS_TARGETS, BUTENEERS, ["results.csv"]),
+    "ramona": ("Ramona et al.", RAMONA_TARGETS, RAMONA, []),
+    "sunyao": ("Sun & Yao", SUNYAO_TARGETS, SUNYAO, []),
+    "fidelity": ("Fidelity", FIDELITY_TARGETS, {}, ["fidelity.csv"]),
+}
+# Caption, subcategory and title of a view, by the table's path under its part's run directory
+# (regular expressions, first match wins; the title is for files without a heading, and is the
+# caption of their LaTeX tables); any other table: the generic caption.
+VIEW_CAPTIONS = {
+    "main": [
+        (
+            r"tables/summary\.",
+            "main_summary.rst",
+            "Tables",
+            "Test performance at fixed k and at the k chosen by LOO, and run time per method "
+            "(mean ± sd over folds and seeds)",
+        ),
+        (
+            r"tables/paper_checks\.",
+            "main_checks.rst",
+            "Tables",
+            "The greedy RLS paper's findings measured on this run",
+        ),
+    ],
+    "scaling": [
+        (
+            r"tables/agreement\.",
+            "scaling_agreement.rst",
+            "Tables",
+            "Selections of the methods compared",
+        ),
+        (
+            r"tables/exponents\.",
+            "scaling_exponents.rst",
+            "Tables",
+            "Fitted exponents of the running time against the swept size",
+        ),
+        (
+            r"tables/speedups\.",
+            "scaling_speedups.rst",
+            "Tables",
+            "Median selection time and speed-up of greedy RLS",
+        ),
+        (
+            r"tables/paper\.",
+            "scaling_paper.rst",
+            "Tables",
+            "The paper's headline timing beside ours",
+        ),
+        (
+            r"tables/timings\.",
+            "scaling_timings.rst",
+            "Tables",
+            "Selection time of every point of every sweep",
+        ),
+    ],
+    "buteneers": [
+        (r"tables\.md", "buteneers_tables.rst", "Tables", None),
+        (r"results\.csv", "buteneers_results.rst", "Data", "Buteneers et al.: every task's rows"),
+    ],
+    "ramona": [
+        (r"realdata/paired_tests", "ramona_paired_tests.rst", "Tables", None),
+        (r"tables/table(8|9)_", "ramona_cputime.rst", "CPU time", None),
+        (r"tables/table", "ramona_tables.rst", "Tables", None),
+    ],
+    "sunyao": [
+        (
+            r"table1/",
+            "sunyao_table1.rst",
+            "Table 1",
+            "Sun & Yao, Table 1: test MSE (basis vectors)",
+        ),
+        (
+            r"fig1/",
+            "sunyao_fig1.rst",
+            "Fig. 1",
+            "Sun & Yao, Fig. 1: training time and test NMSE against the training size",
+        ),
+    ],
+    "fidelity": [
+        (r"fidelity_summary\.", "fidelity_summary.rst", "Summary", None),
+        (r"fidelity\.csv", "fidelity.rst", "Ledger", "Fidelity ledger"),
+    ],
+}
+
+
+def _view_spec(part, table):
+    """(caption file, subcategory, title or None) of the view of ``table``."""
+    relative = table.removeprefix(f"{RUNDIR}/{part}/")
+    for pattern, rst, subcategory, title in VIEW_CAPTIONS.get(part, []):
+        if re.match(pattern, relative):
+            return rst, subcategory, title
+    return "table_view.rst", "Tables", None
+
+
+def view_output(part, table):
+    """The HTML view of ``table``, flagged for the report with its caption."""
+    category = REPORT_PARTS[part][0]
+    caption, subcategory, _ = _view_spec(part, table)
+    return report(
+        view_path(table),
+        caption=f"../report/{caption}",
+        category=category,
+        subcategory=subcategory,
+    )
+
+
+REPORT_VIEWS = {}
+for _part, (_category, _built, _section, _data) in REPORT_PARTS.items():
+    _tables = viewed_tables(_built, [f"{RUNDIR}/{_part}/{name}" for name in _data])
+    if not _tables:
+        continue
+    REPORT_VIEWS[_part] = _tables
+
+    rule:
+        name:
+            f"{_part}_views"
+        input:
+            tables=_tables,
+        output:
+            views=[view_output(_part, t) for t in _tables],
+            latex=[latex_path(t) for t in _tables if t.endswith(".md")],
+        log:
+            f"{RUNDIR}/{_part}/logs/views.log",
+        conda:
+            "../../environment.yml"
+        params:
+            function="rlsbench.benchmark.views.views_job",
+            part=_part,
+            run=RUN,
+            configfiles=REPORT_CONFIGFILES,
+            section=_section,
+            titles={t: _view_spec(_part, t)[2] for t in _tables if _view_spec(_part, t)[2]},
+        script:
+            CALL
+
+
+REPORT_VIEW_FILES = [
+    path
+    for tables in REPORT_VIEWS.values()
+    for table in tables
+    for path in ([view_path(table)] + ([latex_path(table)] if table.endswith(".md") else []))
+]
+
+# The first page reads the ledger, the scaling study's speed-ups and the main part's summary,
+# of the parts that run.
+OVERVIEW_INPUTS = {
+    name: path
+    for name, path, enabled in (
+        ("ledger", f"{FIDELITY_DIR}/fidelity.csv", bool(FIDELITY_TARGETS)),
+        ("speedups", SCALING_TABLES["speedups_csv"], bool(SCALING_TARGETS)),
+        ("summary", f"{MAIN_DIR}/tables/summary.csv", bool(MAIN_TARGETS)),
+    )
+    if enabled
+}
+OVERVIEW = f"{RUNDIR}/report/overview.html"
+REPORT_TARGETS = REPORT_VIEW_FILES + ([OVERVIEW] if OVERVIEW_INPUTS else [])
+
+
+rule report_overview:
+    input:
+        **OVERVIEW_INPUTS,
+    output:
+        overview=report(
+            OVERVIEW,
+            caption="../report/overview.rst",
+            category="At a glance",
+        ),
+    log:
+        f"{RUNDIR}/report/logs/overview.log",
+    conda:
+        "../../environment.yml"
+    params:
+        function="rlsbench.studies.overview.overview_job",
+        run=RUN,
+        configfiles=REPORT_CONFIGFILES,
+        folds=f"{MAIN['n_folds']} " if MAIN else "",
+    script:
+        CALL
+
+
+rule report_all:
+    input:
+        REPORT_TARGETS,
