@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Iterable
-from pathlib import Path
 
 import matplotlib
 
@@ -233,7 +232,7 @@ def save_figure(fig, png) -> list[str]:
             fig.set_size_inches(*two_column)
         else:
             fig.set_size_inches(ONE_COLUMN_IN, _one_column_height(fig))
-        fmt = Path(suffix).suffix.lstrip(".")
+        fmt = suffix.rsplit(".", 1)[-1]
         # no date or software version in the files: the same figure gives the same bytes
         metadata = {"png": {"Software": None}, "pdf": {"CreationDate": None}}.get(
             fmt, {"Date": None}

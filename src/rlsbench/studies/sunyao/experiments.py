@@ -10,8 +10,10 @@ and dicts and returns tidy rows (one dict per measured point).
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from rlsbench.benchmark.stats import paired_t_test
+from rlsbench.benchmark.tables import markdown_table
 from rlsbench.benchmark.timing import Stopwatch
 from rlsbench.numerics.marglik.hyper import cv_forward, cv_rvm, cv_subset
 from rlsbench.numerics.marglik.models import ForwardMarglikRegressor, RVMRegressor
@@ -443,8 +445,7 @@ def table1_markdown(summary, shapes):
         digits = 3 if abs(mean) < 1 else 2
         return f"{mean:.{digits}f} ± {std:.{digits}f} ({nb:.0f})"
 
-    header = "| Dataset | | d | n | n_tst | " + " | ".join(LABELS[m] for m in METHODS) + " |"
-    lines = [header, "|" + "---|" * (5 + len(METHODS))]
+    rows = []
     for dataset in summary["dataset"].unique():
         s = summary[summary["dataset"] == dataset].set_index("method")
         d, n, n_test = shapes[dataset]
@@ -454,7 +455,7 @@ def table1_markdown(summary, shapes):
             else "–"
             for m in METHODS
         ]
-        lines.append(f"| {dataset} | ours | {d} | {n} | {n_test} | " + " | ".join(ours) + " |")
+        rows.append([dataset, "ours", d, n, n_test, *ours])
         pv = [
             (
                 ""
@@ -463,16 +464,13 @@ def table1_markdown(summary, shapes):
             )
             for m in METHODS
         ]
-        lines.append("| | paired t-test vs Forward | | | | " + " | ".join(pv) + " |")
+        rows.append(["", "paired t-test vs Forward", "", "", "", *pv])
         paper = PAPER_TABLE1.get(dataset)
         if paper:
             cells = [cell(*paper[m]) for m in METHODS]
-            lines.append(
-                f"| | paper | {paper['d']} | {paper['n']} | {paper['n_test']} | "
-                + " | ".join(cells)
-                + " |"
-            )
-    return "\n".join(lines) + "\n"
+            rows.append(["", "paper", paper["d"], paper["n"], paper["n_test"], *cells])
+    columns = ["Dataset", "", "d", "n", "n_tst", *(LABELS[m] for m in METHODS)]
+    return markdown_table(pd.DataFrame(rows, columns=columns).astype(str))
 
 
 def table1_findings(summary, threshold=0.01):
@@ -532,22 +530,26 @@ def hyper_markdown(hypers, n_features):
     -------
     str
     """
-    lines = [
-        "| Dataset | method | r (r/d) | λ | k_max | CV MSE | at a grid edge |",
-        "|---|---|---|---|---|---|---|",
-    ]
+    rows = []
     for dataset, hyper in hypers.items():
         for method in METHODS:
             h = hyper[method]
             edges = ", ".join(h.get("at_grid_edge", [])) or "no"
             lam = f"{h['lam']:g}" if "lam" in h else "–"
             k_max = str(h["k_max"]) if "k_max" in h else "–"
-            lines.append(
-                f"| {dataset} | {LABELS[method]} | {h['width']:g} "
-                f"({h['width'] / n_features[dataset]:g}) | {lam} | {k_max} | "
-                f"{h['cv_mse']:.4g} | {edges} |"
+            rows.append(
+                [
+                    dataset,
+                    LABELS[method],
+                    f"{h['width']:g} ({h['width'] / n_features[dataset]:g})",
+                    lam,
+                    k_max,
+                    f"{h['cv_mse']:.4g}",
+                    edges,
+                ]
             )
-    return "\n".join(lines) + "\n"
+    columns = ["Dataset", "method", "r (r/d)", "λ", "k_max", "CV MSE", "at a grid edge"]
+    return markdown_table(pd.DataFrame(rows, columns=columns))
 
 
 def select_inputs(X, names, features, *, dataset="dataset"):

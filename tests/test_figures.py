@@ -1,0 +1,148 @@
+"""Figures for papers (rlsbench.benchmark.figures): one colour and marker per method across every
+part, files in PNG, PDF and SVG at the two widths of a two-column paper, written the same way
+by every part."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rlsbench.benchmark import figures
+from rlsbench.benchmark.methods import method_names
+from rlsbench.studies.buteneers.experiment import TABLE_METHODS
+from rlsbench.studies.ramona.report import LABELS as RAMONA_METHODS
+from rlsbench.studies.scaling.experiment import SCALING_METHODS
+from rlsbench.studies.sunyao.experiments import METHODS as SUNYAO_METHODS
+
+REPO = Path(__file__).resolve().parents[1]
+#: Plugin names of methods a study implements under its own name (one method, one style).
+ALIASES = {"fisher_score": "fisher", "svm_rfe": "rfe", "marglik_forward": "forward"}
+
+
+def every_method_of_every_part():
+    return sorted(
+        set(method_names())
+        | set(SCALING_METHODS)
+        | set(RAMONA_METHODS)
+        | set(SUNYAO_METHODS)
+        | set(TABLE_METHODS)
+    )
+
+
+def test_every_method_of_every_part_has_its_own_colour_and_marker():
+    methods = every_method_of_every_part()
+    missing = [m for m in methods if m not in figures.METHOD_STYLES]
+    assert not missing, f"methods without a style in METHOD_STYLES: {missing}"
+    owners = {}
+    for method, style in figures.METHOD_STYLES.items():
+        key = (style["color"], style["marker"])
+        owners.setdefault(key, set()).add(ALIASES.get(method, method))
+    shared = {key: names for key, names in owners.items() if len(names) > 1}
+    assert not shared, f"methods sharing a colour and marker: {shared}"
+    for plugin, study_name in ALIASES.items():
+        assert figures.method_style(plugin) == figures.method_style(study_name)
+
+
+@pytest.mark.parametrize(
+    "together",
+    [
+        ("greedy_rls", "lowrank_lssvm", "wrapper_loo", "wrapper_blackbox", "random"),
+        tuple(SCALING_METHODS),
+        ("fisher", "arom", "r2w2", "rfe", "sfs", "sas", "scss", "kfds", "svm"),
+        SUNYAO_METHODS,
+    ],
+)
+def test_methods_drawn_in_one_figure_have_different_colours(together):
+    colours = [figures.method_style(m)["color"] for m in together]
+    assert len(set(colours)) == len(colours), dict(zip(together, colours))
+
+
+def test_an_unknown_method_gets_the_same_style_in_every_process():
+    style = figures.method_style("my_plugin_method")
+    assert style["color"] in figures._PALETTE
+    assert style["marker"] in figures._FALLBACK_MARKERS
+    code = (
+        "from rlsbench.benchmark.figures import method_style; "
+        "print(method_style('my_plugin_method'))"
+    )
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={"PYTHONHASHSEED": seed, "PATH": ""},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        for seed in ("1", "2")
+    }
+    assert outputs == {str(style)}
+    assert figures.palette(["a", "greedy_rls"])["greedy_rls"] == figures.METHOD_STYLES[
+        "greedy_rls"
+    ]["color"]
+
+
+def test_figure_files_are_named_after_the_png():
+    assert figures.figure_files("out/fig_a.png") == [
+        "out/fig_a.png",
+        "out/fig_a.pdf",
+        "out/fig_a.svg",
+        "out/fig_a_1col.pdf",
+        "out/fig_a_1col.svg",
+    ]
+    with pytest.raises(ValueError, match="PNG"):
+        figures.figure_files("out/fig_a.pdf")
+
+
+def _draw():
+    fig, ax = figures.subplots()
+    x = np.arange(1, 11)
+    for method in ("greedy_rls", "random"):
+        ax.plot(x, np.log(x) + len(method), label=method, **figures.method_style(method))
+    ax.set_title("a title long enough to need two lines at the width of one column of a paper")
+    ax.legend()
+    return fig
+
+
+def _pdf_width_pt(path: Path) -> float:
+    box = re.search(rb"/MediaBox \[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", path.read_bytes())
+    return float(box.group(1))
+
+
+def test_save_figure_writes_raster_and_vector_files_at_both_widths(tmp_path):
+    from matplotlib.image import imread
+
+    files = [Path(p) for p in figures.save_figure(_draw(), tmp_path / "f.png")]
+    assert [p.name for p in files] == ["f.png", "f.pdf", "f.svg", "f_1col.pdf", "f_1col.svg"]
+    png = imread(files[0])
+    assert png.shape[1] == round(figures.TWO_COLUMN_IN * figures.PNG_DPI)
+    assert _pdf_width_pt(files[1]) == pytest.approx(figures.TWO_COLUMN_IN * 72, abs=0.5)
+    assert _pdf_width_pt(files[3]) == pytest.approx(figures.ONE_COLUMN_IN * 72, abs=0.5)
+    svg_width = re.search(r'<svg[^>]* width="([\d.]+)pt"', files[2].read_text()).group(1)
+    assert float(svg_width) == pytest.approx(figures.TWO_COLUMN_IN * 72, abs=0.5)
+    one_col = re.search(r'<svg[^>]* width="([\d.]+)pt"', files[4].read_text()).group(1)
+    assert float(one_col) == pytest.approx(figures.ONE_COLUMN_IN * 72, abs=0.5)
+    assert "greedy_rls" in files[2].read_text()  # SVG text stays text
+    assert not list(tmp_path.glob(".*"))  # atomic: no temporary left
+
+
+def test_the_same_figure_gives_the_same_vector_files(tmp_path):
+    first = figures.save_figure(_draw(), tmp_path / "a" / "f.png")
+    second = figures.save_figure(_draw(), tmp_path / "b" / "f.png")
+    for a, b in zip(first, second):
+        assert Path(a).read_bytes() == Path(b).read_bytes(), Path(a).name
+
+
+def test_no_part_saves_a_figure_but_through_save_figure():
+    offenders = [
+        f"{path.relative_to(REPO)}:{number}"
+        for path in (REPO / "src").rglob("*.py")
+        if path.name != "figures.py"
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if re.search(r"\.savefig\(|plt\.subplots\(", line)
+    ]
+    assert not offenders, offenders
