@@ -38,7 +38,13 @@ def _score_candidates(Xa, y2, alpha, selected, base, candidates, loo, criterion)
     crit = np.empty(len(candidates))
     mse = np.empty(len(candidates))
     for pos, i in enumerate(candidates):
-        res = loo_fn(Xa[:, selected + [i] + base], y2, alpha)
+        try:
+            res = loo_fn(Xa[:, selected + [i] + base], y2, alpha)
+        except np.linalg.LinAlgError:
+            # λ lost to rounding against the set's Gram matrix: the set cannot be scored
+            # in float64; a NaN score keeps it from winning (pick_winner)
+            crit[pos] = mse[pos] = np.nan
+            continue
         mse[pos], zo = loo_errors(y2, res)
         crit[pos] = mse[pos] if criterion == "squared" else zo
     return crit, mse
