@@ -295,3 +295,12 @@ def test_a_single_class_is_refused_under_the_zero_one_criterion(name):
     X, _ = _regression_problem(1.0)
     with pytest.raises(ValueError, match="needs at least two classes"):
         SELECTORS[name](X, np.ones(X.shape[0]), 2, 1.0, criterion="zero_one")
+
+
+def test_the_estimator_refuses_a_single_class():
+    from rlsbench.benchmark.estimators import GreedyRLS
+
+    X, _ = _regression_problem(1.0)
+    with pytest.raises(ValueError, match=r"y has a single class \(1\.0\): classification") as info:
+        GreedyRLS(2, alpha=1.0).fit(X, np.ones(X.shape[0]))
+    assert "\n" not in str(info.value)
