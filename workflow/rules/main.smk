@@ -224,11 +224,13 @@ rule main_publish:
         sources=derived(MAIN_OUTPUTS),
     output:
         targets=published("main", derived(MAIN_OUTPUTS)),
+        provenance_json="results/paper/main/provenance.json",
     log:
         f"{MAIN_DIR}/logs/publish.log",
     conda:
         "../../environment.yml"
     params:
         function="rlsbench.benchmark.tables.publish",
+        config=config,
     script:
         CALL
