@@ -222,6 +222,7 @@ rule main_all:
 rule main_publish:
     input:
         sources=derived(MAIN_OUTPUTS),
+        rows=f"{MAIN_DIR}/tables/steps.csv",
     output:
         targets=published("main", derived(MAIN_OUTPUTS)),
         provenance_json="results/paper/main/provenance.json",

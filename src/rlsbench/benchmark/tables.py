@@ -156,7 +156,7 @@ def _commits_of(sources) -> set[str]:
 
 
 def publish(
-    sources: Iterable, targets: Iterable, *, config=None, provenance_json=None
+    sources: Iterable, targets: Iterable, *, config=None, provenance_json=None, rows=()
 ) -> list[str]:
     """Copy a run's tables and figures to their committed location (``results/paper/``),
     atomically per file, with a record of how they were made.
@@ -171,6 +171,9 @@ def publish(
         Where the record goes (:func:`rlsbench.benchmark.provenance.provenance_record`: the
         commit published from, CPU, BLAS and thread pools, Python and package versions, the
         config), with the commits the tables' rows were made from.
+    rows : iterable of path-like
+        Tables of the run that are not published but whose ``git_commit`` column says what
+        the published ones were made from (e.g. the main part's per-step table).
 
     Raises
     ------
@@ -192,7 +195,8 @@ def publish(
     if provenance_json is not None:
         allow_dirty = os.environ.get(ALLOW_DIRTY_VARIABLE) == "1"
         record = provenance_record(config or {}, require_clean=not allow_dirty)
-        made_from = sorted(_commits_of(sources))
+        rows = [rows] if isinstance(rows, str | os.PathLike) else list(rows)
+        made_from = sorted(_commits_of([*sources, *rows]))
         dirty = [c for c in made_from if c.endswith("+dirty")]
         if dirty and not allow_dirty:
             raise DirtyTreeError(
