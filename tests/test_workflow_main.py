@@ -253,4 +253,10 @@ def test_a_user_config_naming_only_main_runs_only_main(tmp_path):
     assert counts["main_select"] == 1 and counts["main_alpha"] == 1
     parts = {rule.split("_")[0] for rule in counts}
     assert not parts & {"scaling", "buteneers", "ramona", "sunyao"}, counts
+    # the plan printed before anything starts names what runs, and only that
+    plan = proc.stderr.split("rlsbench plan for run 'only_main'")[1].split("\n  (")[0]
+    assert re.search(
+        r"^  main +datasets wine; methods greedy_rls; up to \d+ min of CPU", plan, re.M
+    )
+    assert not re.search(r"^  (scaling|buteneers|ramona|sunyao) ", plan, re.M), plan
     assert "results/runs/only_main/main/jobs/wine/greedy_rls.csv" in proc.stdout + proc.stderr
