@@ -273,3 +273,16 @@ def test_rvm_regressor_fits_sinc(method):
 @parametrize_with_checks([ForwardMarglikRegressor(), RVMRegressor(max_iter=50)])
 def test_estimators_pass_the_scikit_learn_estimator_checks(estimator, check):
     check(estimator)
+
+
+def test_forward_marglik_refuses_a_non_finite_gain_instead_of_skipping_it():
+    """One basis function scaled to 1e200 makes its ΔJ overflow: np.argmax would have picked
+    the NaN or stopped as if the candidates were exhausted."""
+    from rlsbench.numerics.marglik.forward import forward_marglik
+    from rlsbench.numerics.selection import SelectionError
+
+    rng = np.random.default_rng(0)
+    H, t = rng.standard_normal((30, 6)), rng.standard_normal(30)
+    H[:, 2] *= 1e200
+    with np.errstate(all="ignore"), pytest.raises(SelectionError, match="step 1: 1 of 6"):
+        forward_marglik(H, t, 4, 1.0)

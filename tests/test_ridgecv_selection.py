@@ -235,3 +235,18 @@ def test_table_experiment_rows_agree_across_equivalent_methods():
         assert (cov["n_selected"], cov["alpha"]) == (eig["n_selected"], eig["alpha"])
         np.testing.assert_allclose(cov["error"], eig["error"], rtol=1e-8)
     assert all(0 <= r["pct_removed"] <= 100 for r in rows)
+
+
+@pytest.mark.parametrize("select", [forward_selection, backward_selection])
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_ffs_bfs_refuse_when_no_candidate_has_a_finite_error(select, variant):
+    """Features scaled to ~1e160 overflow every validation error: the search says so instead
+    of adding the first NaN candidate (np.argmin's choice)."""
+    from rlsbench.numerics.ridgecv.kfold_lambda import fold_statistics
+    from rlsbench.numerics.selection import SelectionError
+
+    rng = np.random.default_rng(0)
+    X, y = rng.standard_normal((40, 6)) * 1e160, rng.standard_normal(40)
+    stats = fold_statistics(X, y, np.arange(40) % 4)
+    with np.errstate(all="ignore"), pytest.raises(SelectionError, match="round 1: none of the 6"):
+        select(stats, np.logspace(-3, 3, 5), variant=variant)

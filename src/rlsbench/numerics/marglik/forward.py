@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rlsbench.numerics._validation import check_numeric
+from rlsbench.numerics.selection._common import SelectionError
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,17 @@ def _forward(design, t, k_max, lam, sigma2, forced=(), stop_on_no_gain=False):
         if step < len(forced):
             i = forced[step]
         else:
-            delta_free = np.where(available & (B > 0), delta, -np.inf)
+            eligible = available & (B > 0)
+            if not np.isfinite(delta[eligible]).all():
+                # an over- or underflowing ΔJ (extreme scales of H, t or λ) must not win
+                bad = int((~np.isfinite(delta[eligible])).sum())
+                raise SelectionError(
+                    f"forward_marglik: step {step + 1}: {bad} of {int(eligible.sum())} "
+                    "candidate basis functions have a non-finite "
+                    f"ΔJ (lam = {lam:g}, sigma2 = {sigma2:g}, max |t| = {np.abs(t).max():.3g}); "
+                    "scale the design and the target, or change lam"
+                )
+            delta_free = np.where(eligible, delta, -np.inf)
             i = int(np.argmax(delta_free))
             if not np.isfinite(delta_free[i]):
                 stopped = "exhausted"

@@ -33,6 +33,7 @@ from rlsbench.numerics.ridgecv.kfold_lambda import (
     ridge_weights,
     shifted_eigh,
 )
+from rlsbench.numerics.selection._common import pick_winner
 
 VARIANTS = ("covariance", "eigen")
 
@@ -269,8 +270,12 @@ def _run(direction, stats, lambdas, variant, fixed, max_steps, run_to_end, step_
             else [j for j in S if j not in set(fixed)]
         )
         err = step(stats, S, cands, lambdas)  # (R, n_c)
+        # a non-finite error (overflow at extreme scales) never wins; exact argmin otherwise
+        err = np.where(np.isfinite(err), err, np.inf)
         best_per_cand = err.min(axis=0)
-        c = int(np.argmin(best_per_cand))
+        c = pick_winner(
+            best_per_cand, (), len(order), rtol=0.0, alpha="its λ grid", method=direction
+        )
         chosen = cands[c]
         order.append(chosen)
         sse.append(float(best_per_cand[c]))
