@@ -148,12 +148,17 @@ def test_cv_forward_fits_capped_k_max_once_with_the_scores_of_a_direct_fit():
     assert best["cv_mse"] == min(by_k.values())
 
 
-def test_choose_hyperparameters_flags_grid_edges_and_the_table_prints_them():
+def test_choose_hyperparameters_flags_grid_edges_and_the_table_prints_them(caplog):
     from rlsbench.studies.sunyao.experiments import choose_hyperparameters, hyper_markdown
 
     X, y = make_sinc(60, seed=0)
     cv = {"subset": 60, "folds": 3, "width_factors": [0.5], "lams": [1e-2, 10.0], "k_max": [5, 20]}
-    hyper = choose_hyperparameters(X, y, cv, RVM, sigma2=0.01, seed=0)
+    with caplog.at_level("INFO", logger="rlsbench.benchmark.progress"):
+        hyper = choose_hyperparameters(X, y, cv, RVM, sigma2=0.01, seed=0)
+    # the search logs each grid point: 4 of Forward's (r, λ, k_max), one width per RVM
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("CV grid")]
+    assert len(lines) == 6 and lines[0].startswith("CV grid point 1/6 (forward r=0.5, λ=0.01")
+    assert lines[-1].startswith("CV grid point 6/6 (rvm_new r=0.5: CV MSE")
     fwd = hyper["forward"]
     # a single width cannot be on an edge; λ and k_max have two values, so each is on one
     assert len(fwd["at_grid_edge"]) == 2 and hyper["rvm_old"]["at_grid_edge"] == []

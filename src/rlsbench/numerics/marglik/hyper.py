@@ -35,7 +35,7 @@ def _folds(n, n_splits, seed):
     return list(KFold(n_splits=n_splits, shuffle=True, random_state=seed).split(np.arange(n)))
 
 
-def cv_forward(X, y, widths, lams, k_maxs, *, sigma2=1.0, n_splits=5, seed=0):
+def cv_forward(X, y, widths, lams, k_maxs, *, sigma2=1.0, n_splits=5, seed=0, progress=None):
     """Grid search of (r, λ, k_max) for :class:`ForwardMarglikRegressor` by K-fold CV.
 
     Parameters
@@ -48,6 +48,8 @@ def cv_forward(X, y, widths, lams, k_maxs, *, sigma2=1.0, n_splits=5, seed=0):
     sigma2 : float, default=1.0
     n_splits : int, default=5
     seed : int, default=0
+    progress : callable, optional
+        Called as ``progress(detail)`` after each grid point (a long search's log).
 
     Returns
     -------
@@ -73,6 +75,8 @@ def cv_forward(X, y, widths, lams, k_maxs, *, sigma2=1.0, n_splits=5, seed=0):
         rows.append(
             {"width": float(width), "lam": float(lam), "k_max": int(k_max), "cv_mse": fitted[key]}
         )
+        if progress is not None:
+            progress(f"r={width:g}, λ={lam:g}, k_max={k_max}: CV MSE {fitted[key]:.4g}")
     best = dict(min(rows, key=lambda r: r["cv_mse"]))
     best["at_grid_edge"] = grid_edges(
         best,
@@ -131,6 +135,7 @@ def cv_rvm(
     max_iter=2000,
     tol=1e-6,
     flop_budget=None,
+    progress=None,
 ):
     """Grid search of the width r for :class:`RVMRegressor` by K-fold CV.
 
@@ -146,6 +151,8 @@ def cv_rvm(
     flop_budget : float or None
         Estimated floating-point operations per fit (see :class:`RVMRegressor`); a grid point
         whose fit would exceed it gets ``cv_mse = inf`` (a count, so the same on any machine).
+    progress : callable, optional
+        Called as ``progress(detail)`` after each width (a long search's log).
 
     Returns
     -------
@@ -173,6 +180,8 @@ def cv_rvm(
                 break
             errors.append(np.mean((model.predict(X[val]) - y[val]) ** 2))
         rows.append({"width": float(width), "cv_mse": float(np.mean(errors))})
+        if progress is not None:
+            progress(f"r={width:g}: CV MSE {rows[-1]['cv_mse']:.4g}")
     best = dict(min(rows, key=lambda r: r["cv_mse"]))
     best["at_grid_edge"] = grid_edges(best, {"width": widths})
     return best, rows

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from rlsbench.benchmark.progress import Progress
 from rlsbench.benchmark.stats import paired_t_test
 from rlsbench.benchmark.tables import markdown_table
 from rlsbench.benchmark.timing import Stopwatch
@@ -117,9 +118,20 @@ def choose_hyperparameters(X, y, cv, rvm, *, sigma2, seed, target="raw", methods
     Xs, ys = standardize(X[idx], y[idx], np.arange(len(idx)), target=target)
     widths = [f * X.shape[1] for f in cv["width_factors"]]
     out, rows = {}, []
+    n_forward = len(widths) * len(cv["lams"]) * len(cv["k_max"]) if "forward" in methods else 0
+    n_rvm = len(widths) * len([m for m in methods if m != "forward"])
+    step = Progress(n_forward + n_rvm, "CV grid point").done
     if "forward" in methods:
         best, grid = cv_forward(
-            Xs, ys, widths, cv["lams"], cv["k_max"], sigma2=sigma2, n_splits=cv["folds"], seed=seed
+            Xs,
+            ys,
+            widths,
+            cv["lams"],
+            cv["k_max"],
+            sigma2=sigma2,
+            n_splits=cv["folds"],
+            seed=seed,
+            progress=lambda detail: step(f"forward {detail}"),
         )
         out["forward"] = best
         rows += [{"method": "forward", **r} for r in grid]
@@ -136,6 +148,7 @@ def choose_hyperparameters(X, y, cv, rvm, *, sigma2, seed, target="raw", methods
             max_iter=rvm[name]["max_iter"],
             tol=rvm[name]["tol"],
             flop_budget=rvm[name].get("flop_budget"),
+            progress=lambda detail, name=name: step(f"{name} {detail}"),
         )
         out[name] = best
         rows += [{"method": name, **r} for r in grid]
