@@ -6,8 +6,9 @@
 #                    LaTeX file fitted to a two-column page (x.md -> x.tex, published);
 #                    rlsbench.benchmark.views
 #   report_overview  {RUNDIR}/report/overview.html: what the run found (fidelity verdicts,
-#                    speed-ups, best accuracy per dataset); the report's first page
-#                    (workflow/report/workflow.rst) and its category "At a glance";
+#                    speed-ups, best accuracy per dataset), the report's category "At a
+#                    glance"; and first_page.html, its answers as the fragment that the
+#                    report's landing page shows (workflow/report/workflow.rst);
 #                    rlsbench.studies.overview
 # A part's views rule is fed by the part's list of outputs, so a table a part adds gets a view
 # and a LaTeX file without a change here (with the generic caption unless one is named below).
@@ -183,7 +184,9 @@ OVERVIEW_INPUTS = {
     if enabled
 }
 OVERVIEW = f"{RUNDIR}/report/overview.html"
-REPORT_TARGETS = REPORT_VIEW_FILES + ([OVERVIEW] if OVERVIEW_INPUTS else [])
+# The landing page's fragment; workflow/report/workflow.rst finds it beside overview.html.
+FIRST_PAGE = f"{RUNDIR}/report/first_page.html"
+REPORT_TARGETS = REPORT_VIEW_FILES + ([OVERVIEW, FIRST_PAGE] if OVERVIEW_INPUTS else [])
 
 
 rule report_overview:
@@ -195,6 +198,7 @@ rule report_overview:
             caption="../report/overview.rst",
             category="At a glance",
         ),
+        first_page=FIRST_PAGE,
     log:
         f"{RUNDIR}/report/logs/overview.log",
     conda:
