@@ -127,11 +127,14 @@ def view_output(part, table):
     """The HTML view of ``table``, flagged for the report with its caption."""
     category = REPORT_PARTS[part][0]
     caption, subcategory, _ = _view_spec(part, table)
+    # the report lists a result by its labels (else by its whole path)
+    name = os.path.splitext(table.removeprefix(f"{RUNDIR}/{part}/"))[0]
     return report(
         view_path(table),
         caption=f"../report/{caption}",
         category=category,
         subcategory=subcategory,
+        labels={"table": name},
     )
 
 
@@ -197,6 +200,7 @@ rule report_overview:
             OVERVIEW,
             caption="../report/overview.rst",
             category="At a glance",
+            labels={"page": "what this run found"},
         ),
         first_page=FIRST_PAGE,
     log:

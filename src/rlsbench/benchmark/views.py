@@ -580,9 +580,9 @@ _CSS = """
 .rlsbench-view summary { cursor: pointer; color: #364fc7; }
 .rlsbench-view pre { background: #f8f9fa; padding: .6em; font-size: .85em; overflow: auto; }
 .rlsbench-view .table-wrap { overflow-x: auto; margin: .5em 0 1em; }
-.rlsbench-view table { border-collapse: collapse; font-size: .9em; }
+.rlsbench-view table { border-collapse: collapse; font-size: .9em; width: max-content; }
 .rlsbench-view th, .rlsbench-view td { padding: .25em .6em; border-bottom: 1px solid #e4e7eb;
-  vertical-align: top; text-align: left; }
+  vertical-align: top; text-align: left; max-width: 36em; }
 .rlsbench-view thead th { position: sticky; top: 0; background: #e8edf3;
   border-bottom: 2px solid #9aa5b1; white-space: nowrap; }
 .rlsbench-view table.sortable thead th { cursor: pointer; }
