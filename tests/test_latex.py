@@ -36,7 +36,6 @@ needs_pdflatex = pytest.mark.skipif(
 )
 
 ARTICLE = r"""\documentclass[twocolumn]{article}
-\usepackage[T1]{fontenc}
 \usepackage[utf8]{inputenc}
 \usepackage{booktabs,array}
 \usepackage{morefloats}
