@@ -34,6 +34,7 @@ KNOWN = {
     "type",
     "properties",
     "additionalProperties",
+    "unevaluatedProperties",
     "patternProperties",
     "propertyNames",
     "required",

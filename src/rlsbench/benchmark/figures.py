@@ -100,6 +100,9 @@ METHOD_STYLES: dict[str, dict[str, str]] = {
     "neumann": {"color": _GREY, "marker": "d"},
     "bahsic": {"color": _CYAN, "marker": "d"},
     "gmkl": {"color": _GREEN, "marker": "*"},
+    # Wang's own results, quoted by Ramona et al. (Table V)
+    "r2w2_wang": {"color": _GREEN, "marker": "X"},
+    "kcs_wang": {"color": _BROWN, "marker": "X"},
     # Sun & Yao (the study's names and the plugin's name of Forward)
     "forward": {"color": _BLUE, "marker": "p"},
     "marglik_forward": {"color": _BLUE, "marker": "p"},
