@@ -691,7 +691,7 @@ def markdown_view(text: str, *, title: str, made: str = "") -> str:
     made : str
         HTML line saying how the table was made (:func:`made_line`).
     """
-    parts = []
+    parts, repeated = [], True
     for i, block in enumerate(markdown_blocks(text)):
         if isinstance(block, Table):
             frame = pd.DataFrame([[c.html for c in row] for row in block.rows])
@@ -701,7 +701,12 @@ def markdown_view(text: str, *, title: str, made: str = "") -> str:
                 _styled_html(frame, [c.html for c in block.header], block.numeric(), f"t{i}")
             )
         else:
-            parts.append(block.replace(f"<h1>{html.escape(title)}</h1>", "", 1))
+            # the page's title is the document's first heading: not shown twice
+            heading = re.match(r"\s*<h1>(.*?)</h1>\s*", block, re.S)
+            if repeated and heading and html.unescape(heading.group(1)).strip() == title:
+                block = block[heading.end() :]
+            repeated = False
+            parts.append(block)
     return page(title, "\n".join(parts), made=made)
 
 

@@ -280,6 +280,8 @@ def speed_section(speedups: pd.DataFrame | None, summary: pd.DataFrame | None):
         if len(table):
             pieces = [
                 f"{times(s)} faster than {html.escape(m)}"
+                if s >= 1
+                else f"{times(1 / s)} slower than {html.escape(m)}"
                 for m, s in zip(table["method"], table["speed-up there"])
             ]
             headline = (
