@@ -279,6 +279,8 @@ TEXT_HEIGHT_PT = 550.0
 TABCOLSEP_PT = 4.0
 #: Font size commands: (command, size in pt, baseline skip in pt).
 SIZES = {"small": (9.0, 11.0), "footnotesize": (8.0, 9.5), "scriptsize": (7.0, 8.0)}
+#: Columns at most this many em wide keep their width when wider ones wrap.
+NO_WRAP_EM = 5.0
 # Room a float needs besides its rows: caption (two lines), rules, separation.
 _FLOAT_EXTRA_PT = 80.0
 
@@ -326,6 +328,8 @@ def _columns(header: Sequence[Cell], rows: Sequence[Sequence[Cell]], size_pt, nu
             (text_width(w, size_pt, bold=c.bold) for c in cells for w in _words(c.text)),
             default=0.0,
         )
+        # a narrow column (a row label such as "t_fixed") is not worth a line break
+        minimum = max(minimum, min(natural, NO_WRAP_EM * size_pt))
         columns.append(_Column(natural, minimum, numeric[j]))
     return columns
 
