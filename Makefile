@@ -50,9 +50,16 @@ reproduce: install
 
 # Greedy RLS against the bandwidth bound and the alternatives (abess from the bench extra);
 # prints the ratio table (benchmarks/README.md). BENCH_ARGS=--quick for a small problem.
+# The README's headline tables from benchmarks/results/greedy_rls.md (make bench) and
+# results/paper/fidelity_summary.csv (tests/test_docs.py checks they agree).
+.PHONY: readme
+readme: install
+	$(BIN)/python docs/readme_headline.py README.md
+
 bench: install
 	$(BIN)/python -c 'import abess' 2>/dev/null || $(BIN)/pip install --quiet -e '.[bench]'
-	$(BIN)/python benchmarks/bench_greedy_rls.py $(BENCH_ARGS)
+	$(BIN)/python benchmarks/bench_greedy_rls.py --markdown benchmarks/results/greedy_rls.md \
+		--json benchmarks/results/greedy_rls.json $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .snakemake results/runs results/datasets results/report.html

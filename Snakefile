@@ -1,6 +1,7 @@
 # rlsbench: the whole workflow. This file only sets up and includes one rule file per stage.
 # Run:  snakemake --cores N [--configfile config/paper.yaml]
 import os
+import sys
 from pathlib import Path
 
 from snakemake.utils import min_version
@@ -54,3 +55,14 @@ rule all:
         SUNYAO_TARGETS,
         FIDELITY_TARGETS,
         REPORT_TARGETS,
+
+
+# What this run will do, before any job starts (a run or a dry run): parts, datasets, methods
+# and a rough time from the cost models (rlsbench.studies.plan).
+if workflow.is_main_process:
+    from rlsbench.studies.plan import describe
+
+    _sections = dict(
+        main=MAIN, scaling=SCALING, buteneers=BUTENEERS, ramona=RAMONA, sunyao=SUNYAO
+    )
+    print(describe(config, _sections, DATASET_REGISTRY), file=sys.stderr)

@@ -13,6 +13,7 @@ import re
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import yaml
 
@@ -165,3 +166,21 @@ def test_the_readme_is_a_front_door():
 def test_the_forbidden_pattern_catches_what_it_should():
     assert FORBIDDEN.search("as issue 17 asks") and FORBIDDEN.search("see ../shared/datasets")
     assert FORBIDDEN.search("Issue #4") and not FORBIDDEN.search("a known issue with numbers")
+
+
+def test_the_readme_headline_tables_are_what_the_committed_files_say():
+    """The front page's speed and fidelity tables are made by docs/readme_headline.py from
+    benchmarks/results/greedy_rls.md and results/paper/fidelity_summary.csv: a number there
+    cannot drift from its source (rerun `make readme` after regenerating either)."""
+    spec = importlib.util.spec_from_file_location(
+        "readme_headline", REPO / "docs" / "readme_headline.py"
+    )
+    headline = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(headline)
+    readme = (REPO / "README.md").read_text()
+    assert headline.render(readme) == readme, "README.md headline tables are stale: make readme"
+    summary = pd.read_csv(REPO / "results" / "paper" / "fidelity_summary.csv")
+    total = summary[(summary["level"] == "item") & (summary["paper"] == "all")].iloc[0]
+    cells = ["all four", total["match"], total["same conclusion"], total["contradicts"]]
+    row = r"\|" + r"\|".join(rf"\s*{re.escape(str(c))}\s*" for c in cells) + r"\|"
+    assert re.search(row, readme), row

@@ -133,3 +133,40 @@ def test_blas_columns_do_not_depend_on_what_was_imported_first():
         for first in ("", "import scipy.linalg; ", "import sklearn.linear_model; ")
     }
     assert len(outputs) == 1, outputs
+
+
+def test_publish_records_the_clean_commit_and_refuses_dirty_tables_or_trees(checkout, monkeypatch):
+
+    import pandas as pd
+
+    from rlsbench.benchmark.tables import publish
+
+    monkeypatch.delenv("RLSBENCH_ALLOW_DIRTY_PUBLISH", raising=False)
+    head = _git(checkout, "rev-parse", "HEAD")
+    run = checkout / "results" / "runs" / "r"
+    run.mkdir(parents=True)
+    pd.DataFrame({"a": [1], "git_commit": [head]}).to_csv(run / "t.csv", index=False)
+    target, record = (
+        checkout / "results" / "paper" / "t.csv",
+        checkout / "results" / "paper" / "p.json",
+    )
+    publish([run / "t.csv"], [target], config={"main": {"seed": 3}}, provenance_json=record)
+    info = json.loads(record.read_text())
+    assert info["git_commit"] == head and info["tables_made_from_commits"] == [head]
+    assert info["config"] == {"main": {"seed": 3}} and info["files"] == [str(target)]
+    assert info["environment"]["machine"]["n_cores"] >= 1
+
+    # rows made from a checkout with changes: refused, nothing copied
+    pd.DataFrame({"a": [2], "git_commit": [head + "+dirty"]}).to_csv(run / "u.csv", index=False)
+    fresh = checkout / "results" / "paper" / "u.csv"
+    with pytest.raises(prov.DirtyTreeError, match=r"\+dirty"):
+        publish([run / "u.csv"], [fresh], provenance_json=checkout / "results" / "paper" / "q.json")
+    assert not fresh.exists()
+
+    # a checkout with uncommitted code: refused, unless the variable allows it (then recorded)
+    (checkout / "src" / "code.py").write_text("x = 2\n")
+    with pytest.raises(prov.DirtyTreeError, match="uncommitted changes"):
+        publish([run / "t.csv"], [fresh], provenance_json=record)
+    monkeypatch.setenv("RLSBENCH_ALLOW_DIRTY_PUBLISH", "1")
+    publish([run / "t.csv"], [fresh], provenance_json=record)
+    assert json.loads(record.read_text())["git_commit"].endswith("+dirty")

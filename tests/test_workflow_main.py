@@ -7,6 +7,7 @@ nothing here touches the repository's results/.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -217,11 +218,20 @@ def test_bad_config_stops_before_any_job_naming_the_key(edit, message, tmp_path)
     assert not (tmp_path / "results").exists()
 
 
-def test_publish_copies_the_run_to_the_committed_location_only_on_request(tiny_run):
+def test_publish_copies_the_run_to_the_committed_location_only_on_request(tiny_run, monkeypatch):
     workdir, rundir, _ = tiny_run
     published = workdir / "results" / "paper" / "main"
     assert not published.exists()  # the run itself never writes the committed copy
+    # the checkout running the tests may have uncommitted changes: the record says +dirty
+    # (refusing a dirty tree is tested in test_workflow_library on a checkout of its own)
+    monkeypatch.setenv("RLSBENCH_ALLOW_DIRTY_PUBLISH", "1")
     snakemake("main_publish", "--configfile", TINY, workdir=workdir)
+    record = json.loads((published / "provenance.json").read_text())
+    assert (
+        record["config"]["main"]["datasets"] == yaml.safe_load(TINY.read_text())["main"]["datasets"]
+    )
+    assert record["tables_made_from_commits"] and record["environment"]["machine"]["cpu_model"]
+    assert "results/paper/main/tables/summary.md" in record["files"]
     for name in (
         "tables/summary.md",
         "tables/summary.tex",
@@ -243,4 +253,10 @@ def test_a_user_config_naming_only_main_runs_only_main(tmp_path):
     assert counts["main_select"] == 1 and counts["main_alpha"] == 1
     parts = {rule.split("_")[0] for rule in counts}
     assert not parts & {"scaling", "buteneers", "ramona", "sunyao"}, counts
+    # the plan printed before anything starts names what runs, and only that
+    plan = proc.stderr.split("rlsbench plan for run 'only_main'")[1].split("\n  (")[0]
+    assert re.search(
+        r"^  main +datasets wine; methods greedy_rls; up to \d+ min of CPU", plan, re.M
+    )
+    assert not re.search(r"^  (scaling|buteneers|ramona|sunyao) ", plan, re.M), plan
     assert "results/runs/only_main/main/jobs/wine/greedy_rls.csv" in proc.stdout + proc.stderr

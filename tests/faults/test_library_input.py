@@ -14,7 +14,13 @@ from rlsbench.benchmark.estimators import GreedyRLS
 from rlsbench.numerics import rls
 from rlsbench.numerics.marglik import forward_marglik
 from rlsbench.numerics.ridgecv.kfold_lambda import make_folds, search_lambda
-from rlsbench.numerics.selection import greedy_rls, lowrank_lssvm, random_selection, wrapper
+from rlsbench.numerics.selection import (
+    SelectionError,
+    greedy_rls,
+    lowrank_lssvm,
+    random_selection,
+    wrapper,
+)
 
 RNG = np.random.default_rng(0)
 X = RNG.standard_normal((12, 5))
@@ -144,18 +150,12 @@ def test_the_estimator_refuses_bad_input_naming_the_parameter(estimator, X_, mes
         estimator.fit(X_, Y)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 19 item 2 (the selection numerics, another helper's work): when every "
-    "candidate's score overflows, greedy RLS and the low-rank selector pick feature 0 again",
-)
-@pytest.mark.parametrize("selector", [greedy_rls, lowrank_lssvm], ids=lambda f: f.__name__)
-def test_a_selection_that_overflows_is_refused_or_valid(selector):
-    X_big = RNG.standard_normal((30, 8)) * 1e160
+@pytest.mark.parametrize("selector", [greedy_rls, lowrank_lssvm, wrapper], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("scale", [1e155, 1e160, 1e200], ids=lambda s: f"scale-{s:g}")
+def test_a_selection_that_would_overflow_is_refused_naming_scale_and_alpha(selector, scale):
+    X_big = RNG.standard_normal((30, 8)) * scale
     y = np.where(RNG.standard_normal(30) > 0, 1.0, -1.0)
-    try:
-        path = selector(X_big, y, 4, 1.0)
-    except ValueError as exc:
-        assert "\n" not in str(exc)
-        return
-    assert len(set(path.selected.tolist())) == 4
+    with pytest.raises(SelectionError, match=r"max \|x\| = .*standardise X") as info:
+        selector(X_big, y, 4, 1.0)
+    assert "\n" not in str(info.value)
+    assert isinstance(info.value, ValueError) and isinstance(info.value, FloatingPointError)

@@ -92,11 +92,13 @@ rule buteneers_publish:
         sources=derived(BUTENEERS_OUTPUTS),
     output:
         targets=published("buteneers", derived(BUTENEERS_OUTPUTS)),
+        provenance_json="results/paper/buteneers/provenance.json",
     log:
         f"{BUTENEERS_DIR}/logs/publish.log",
     conda:
         "../../environment.yml"
     params:
         function="rlsbench.benchmark.tables.publish",
+        config=config,
     script:
         CALL

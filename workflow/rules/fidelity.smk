@@ -61,11 +61,13 @@ rule fidelity_publish:
         sources=derived([f"{FIDELITY_DIR}/{name}" for name in FIDELITY_OUTPUTS]),
     output:
         targets=derived([f"{FIDELITY_PUBLISH_DIR}/{name}" for name in FIDELITY_OUTPUTS]),
+        provenance_json=f"{FIDELITY_PUBLISH_DIR}/fidelity_provenance.json",
     log:
         f"{FIDELITY_DIR}/logs/publish.log",
     conda:
         "../../environment.yml"
     params:
         function="rlsbench.benchmark.tables.publish",
+        config=config,
     script:
         CALL

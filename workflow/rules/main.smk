@@ -222,13 +222,16 @@ rule main_all:
 rule main_publish:
     input:
         sources=derived(MAIN_OUTPUTS),
+        rows=f"{MAIN_DIR}/tables/steps.csv",
     output:
         targets=published("main", derived(MAIN_OUTPUTS)),
+        provenance_json="results/paper/main/provenance.json",
     log:
         f"{MAIN_DIR}/logs/publish.log",
     conda:
         "../../environment.yml"
     params:
         function="rlsbench.benchmark.tables.publish",
+        config=config,
     script:
         CALL

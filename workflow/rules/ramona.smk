@@ -177,11 +177,13 @@ rule ramona_publish:
         sources=derived(RAMONA_TARGETS),
     output:
         targets=published("ramona", derived(RAMONA_TARGETS)),
+        provenance_json="results/paper/ramona/provenance.json",
     log:
         f"{RAMONA_DIR}/logs/publish.log",
     conda:
         "../../environment.yml"
     params:
         function="rlsbench.benchmark.tables.publish",
+        config=config,
     script:
         CALL

@@ -163,11 +163,13 @@ rule scaling_publish:
         sources=derived(SCALING_PUBLISHED),
     output:
         targets=published("scaling", derived(SCALING_PUBLISHED)),
+        provenance_json="results/paper/scaling/provenance.json",
     log:
         f"{SCALING_DIR}/logs/publish.log",
     conda:
         "../../environment.yml"
     params:
         function="rlsbench.benchmark.tables.publish",
+        config=config,
     script:
         CALL

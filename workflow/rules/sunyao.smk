@@ -181,11 +181,13 @@ rule sunyao_publish:
         sources=derived(SUNYAO_PUBLISHED),
     output:
         targets=published("sunyao", derived(SUNYAO_PUBLISHED)),
+        provenance_json="results/paper/sunyao/provenance.json",
     log:
         f"{SUNYAO_DIR}/logs/publish.log",
     conda:
         "../../environment.yml"
     params:
         function="rlsbench.benchmark.tables.publish",
+        config=config,
     script:
         CALL

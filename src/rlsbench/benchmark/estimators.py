@@ -84,6 +84,12 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         if y.ndim == 1 and self._is_classification(y):
             binarizer = LabelBinarizer(neg_label=-1, pos_label=1)
             Y = binarizer.fit_transform(y).astype(np.float64)
+            if binarizer.classes_.size < 2:
+                # every feature set "classifies" a single class perfectly (accuracy 1.000)
+                raise ValueError(
+                    f"y has a single class ({binarizer.classes_[0]}): classification needs "
+                    "at least two classes; pass task='regression' for a constant real target"
+                )
             self.classes_ = binarizer.classes_
             if Y.shape[1] == 1:
                 Y = Y[:, 0]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import shutil
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 import pandas as pd
 
@@ -138,15 +139,74 @@ def write_markdown(path, text: str) -> None:
     atomic_write_text(path, text)
 
 
-def publish(sources: Iterable, targets: Iterable) -> list[str]:
+#: Set to 1 to publish from a checkout with uncommitted changes (the workflow's own tests,
+#: which run in copies that are no checkout); the record then says ``+dirty``.
+ALLOW_DIRTY_VARIABLE = "RLSBENCH_ALLOW_DIRTY_PUBLISH"
+
+
+def _commits_of(sources) -> set[str]:
+    """The ``git_commit`` values of the CSV tables among ``sources``."""
+    commits = set()
+    for src in map(str, sources):
+        if src.endswith(".csv"):
+            head = pd.read_csv(src, nrows=0).columns
+            if "git_commit" in head:
+                commits.update(pd.read_csv(src, usecols=["git_commit"])["git_commit"].dropna())
+    return {str(c) for c in commits}
+
+
+def publish(
+    sources: Iterable, targets: Iterable, *, config=None, provenance_json=None, rows=()
+) -> list[str]:
     """Copy a run's tables and figures to their committed location (``results/paper/``),
-    atomically per file.
+    atomically per file, with a record of how they were made.
+
+    Parameters
+    ----------
+    sources, targets : iterable of path-like
+        The run's files and their committed copies, pairwise.
+    config : dict, optional
+        The run's configuration, stored in the record.
+    provenance_json : path-like, optional
+        Where the record goes (:func:`rlsbench.benchmark.provenance.provenance_record`: the
+        commit published from, CPU, BLAS and thread pools, Python and package versions, the
+        config), with the commits the tables' rows were made from.
+    rows : iterable of path-like
+        Tables of the run that are not published but whose ``git_commit`` column says what
+        the published ones were made from (e.g. the main part's per-step table).
+
+    Raises
+    ------
+    rlsbench.benchmark.provenance.DirtyTreeError
+        The checkout has uncommitted changes, or a table's rows were made from one
+        (``+dirty``), unless ``$RLSBENCH_ALLOW_DIRTY_PUBLISH`` is 1.
 
     Returns
     -------
     list of str
         ``"source -> target"`` for each file copied.
     """
+    import json
+    import os
+
+    from rlsbench.benchmark.provenance import DirtyTreeError, provenance_record
+
+    sources, targets = list(sources), list(targets)
+    if provenance_json is not None:
+        allow_dirty = os.environ.get(ALLOW_DIRTY_VARIABLE) == "1"
+        record = provenance_record(config or {}, require_clean=not allow_dirty)
+        rows = [rows] if isinstance(rows, str | os.PathLike) else list(rows)
+        made_from = sorted(_commits_of([*sources, *rows]))
+        dirty = [c for c in made_from if c.endswith("+dirty")]
+        if dirty and not allow_dirty:
+            raise DirtyTreeError(
+                f"refusing to publish tables made from a checkout with uncommitted changes "
+                f"(git_commit {dirty[0]}); rerun from a clean checkout, then publish"
+            )
+        record["tables_made_from_commits"] = made_from
+        record["files"] = [str(t) for t in targets]
+        with atomic_path(provenance_json) as tmp:
+            Path(tmp).write_text(json.dumps(record, indent=1, sort_keys=True, default=str) + "\n")
     done = []
     for src, dst in zip(sources, targets, strict=True):
         with atomic_path(dst) as tmp:

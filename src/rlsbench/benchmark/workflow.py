@@ -39,6 +39,7 @@ from collections.abc import Callable
 
 from rlsbench.benchmark.config import ConfigError
 from rlsbench.benchmark.datasets.errors import DatasetError
+from rlsbench.benchmark.provenance import DirtyTreeError
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +51,7 @@ class JobError(Exception):
 #: Errors that say what is wrong with the job's input or environment: their message is the
 #: whole report (:class:`OSError`: a missing or unreadable file, a read-only folder, a full
 #: disk; :class:`ValueError`: a value the library refuses, naming the parameter).
-KNOWN_ERRORS = (JobError, ConfigError, DatasetError, OSError, ValueError)
+KNOWN_ERRORS = (JobError, ConfigError, DatasetError, DirtyTreeError, OSError, ValueError)
 
 #: Attributes of the Snakemake job passed to a function that has a parameter of that name.
 JOB_ATTRIBUTES = ("threads", "bench_iteration")

@@ -315,10 +315,11 @@ def _prefix_factor(Z, alpha):
     gram[np.diag_indices_from(gram)] += alpha
     L, info = scipy.linalg.lapack.dpotrf(gram, lower=1, clean=1, overwrite_a=1)
     if info != 0:
-        raise np.linalg.LinAlgError(
-            f"ZᵀZ + λI is not positive definite (dpotrf info={info}); λ={alpha!r} is too "
-            "small for the rounding of the Gram matrix"
-        )
+        # λ lost to rounding against near-duplicate columns: the same factor from a QR of
+        # [Z; √λ I] (RᵀR = ZᵀZ + λI, R's leading blocks are the prefixes'), never forming ZᵀZ.
+        k = Z.shape[1]
+        R = scipy.linalg.qr(np.vstack([Z, np.sqrt(alpha) * np.eye(k)]), mode="r")[0][:k]
+        L = (R * np.where(np.diag(R) < 0, -1.0, 1.0)[:, None]).T
     return L
 
 

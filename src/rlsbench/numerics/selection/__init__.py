@@ -8,8 +8,13 @@ Every selector returns a :class:`rlsbench.numerics.path.SelectionPath`.
   shortcut (``loo="shortcut"``).
 - :func:`random_selection` — seeded random order, the paper's sanity baseline.
 - :func:`ridge_path` — the RLS path along a given order (for rankers and filters).
+
+Every round's winner has a finite score and is not chosen yet (:func:`pick_winner`, the one
+rule of every forward selector); a selector that cannot satisfy it raises
+:class:`SelectionError` instead of guessing.
 """
 
+from rlsbench.numerics.selection._common import SelectionError, pick_winner
 from rlsbench.numerics.selection.greedy import greedy_rls
 from rlsbench.numerics.selection.lowrank import lowrank_lssvm, memory_bytes
 from rlsbench.numerics.selection.order import ridge_path
@@ -23,4 +28,6 @@ __all__ = [
     "wrapper",
     "random_selection",
     "ridge_path",
+    "SelectionError",
+    "pick_winner",
 ]

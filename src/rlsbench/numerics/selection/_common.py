@@ -3,16 +3,182 @@
 from __future__ import annotations
 
 import time
+import warnings
 
 import numpy as np
 
 from rlsbench.numerics._validation import check_problem
-from rlsbench.numerics.criteria import loo_mse, loo_zero_one
+from rlsbench.numerics.criteria import TIE_RTOL, best_index, loo_mse, loo_zero_one
 from rlsbench.numerics.path import SelectionPath
 
+#: Largest ``m · max|x|² · max(1, 1/λ)²`` a selector accepts. It bounds the magnitudes the
+#: LOO computations form (Gram entries ``xᵢᵀxⱼ``, ``s_i = xᵢᵀ G xᵢ ≤ ‖xᵢ‖²/λ``, cache entries
+#: ``(G x)_j`` up to ``|x_j|/λ`` and their squares); beyond it they overflow float64
+#: (max ≈ 1.8e308), and the 2¹⁶ margin leaves room for the sums over rows and outputs.
+MAX_DYNAMIC_RANGE = np.finfo(np.float64).max / 2.0**16
 
-def prepare(X, y, k, alpha, bias, criterion):
+
+class SelectionError(ValueError, FloatingPointError):
+    """A selector cannot make a valid choice: no candidate has a finite score.
+
+    Raised instead of guessing when float64 over- or underflows in the scores of a round (X
+    scaled far from 1, λ extreme for that scale). Standardising X (zero mean, unit variance)
+    or changing λ resolves it. A ``ValueError`` (bad input for the method) and a
+    ``FloatingPointError`` (its cause).
+    """
+
+
+def _x_scale(X):
+    """max |x| over X (0 for an empty X), without an m×n temporary."""
+    X = np.asarray(X)
+    if X.size == 0:
+        return 0.0
+    return float(max(np.max(X), -np.min(X)))
+
+
+def check_scale(X, alpha, *, bias=0.0, method):
+    """Refuse (:class:`SelectionError`) an X whose scale makes the LOO scores overflow.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features), finite
+    alpha : float
+        λ > 0.
+    bias : float, default=0.0
+        Value of the bias feature (a column of X for the scale).
+    method : str
+        Name of the selector, for the message.
+
+    Returns
+    -------
+    x_scale : float
+        max |x|.
+    """
+    x_scale = max(_x_scale(X), abs(float(bias)))
+    m = X.shape[0]
+    with np.errstate(over="ignore"):
+        dynamic_range = m * np.square(np.float64(x_scale) * max(1.0, 1.0 / alpha))
+    if not dynamic_range <= MAX_DYNAMIC_RANGE:
+        raise SelectionError(
+            f"{method}: X is too large for float64 at alpha={alpha:.3g}: max |x| = "
+            f"{x_scale:.3g} on n_samples={m} gives m·max|x|²·max(1, 1/λ)² = "
+            f"{dynamic_range:.3g} > {MAX_DYNAMIC_RANGE:.3g}, so the LOO scores would "
+            "overflow; standardise X (zero mean, unit variance) or use a larger alpha"
+        )
+    return x_scale
+
+
+def check_target(y2, criterion, *, method):
+    """Warn (``UserWarning``) when a target column is constant.
+
+    A constant regression target is fitted equally well by every feature set (exactly, with
+    a bias feature), so the selection says nothing about the features. A constant class
+    label is refused earlier (``criterion='zero_one'`` needs two classes; the estimators
+    refuse a single class for classification).
+    """
+    if y2.shape[0] > 1 and np.any(np.all(y2 == y2[:1], axis=0)):
+        col = int(np.flatnonzero(np.all(y2 == y2[:1], axis=0))[0])
+        where = "y" if y2.shape[1] == 1 else f"y[:, {col}]"
+        warnings.warn(
+            f"{method}: {where} is constant (every value is {y2[0, col]:g}): the LOO "
+            "criterion cannot tell features apart, the selection is arbitrary",
+            UserWarning,
+            stacklevel=4,
+        )
+
+
+def pick_winner(
+    scores,
+    chosen,
+    step,
+    *,
+    tiebreak=None,
+    maximize=False,
+    rtol=TIE_RTOL,
+    x_scale=None,
+    alpha=None,
+    method="selector",
+):
+    """The winner of one round: best finite score among the candidates not chosen yet.
+
+    The one rule every forward selector applies: NaN and ±inf never win, a chosen feature
+    never wins (even when every score is NaN), and when no candidate is left with a finite
+    score the round fails with :class:`SelectionError` instead of guessing. O(n) on the
+    round's score vector (device paths pass a host copy of it).
+
+    Parameters
+    ----------
+    scores : array-like of shape (n_candidates,)
+        The round's criterion (lower is better unless ``maximize``).
+    chosen : array-like of int or bool mask of shape (n_candidates,)
+        Features already in the model (indices, or True where chosen).
+    step : int
+        Round number, from 0 (reported from 1).
+    tiebreak : array-like of shape (n_candidates,), optional
+        Second key (lower is better, e.g. the LOO MSE under the zero-one criterion); a
+        candidate whose tiebreak is not finite is not eligible either.
+    maximize : bool, default=False
+        Pick the largest score (e.g. a gain) instead of the smallest.
+    rtol : float, default=TIE_RTOL
+        Relative gap below which scores tie; ties go to the tiebreak, then the lower index
+        (:func:`rlsbench.numerics.criteria.best_index`). 0 = exact ``argmin``/``argmax``.
+    x_scale : float or ndarray, optional
+        max |x| of the data, or the data (max |x| is then taken only for the message).
+    alpha : float or str, optional
+        λ (or a description of the λ grid), for the message.
+    method : str
+        Name of the selector, for the message.
+
+    Returns
+    -------
+    int
+        Index of the winner.
+
+    Raises
+    ------
+    SelectionError
+        No candidate left with a finite score (and tiebreak).
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    crit = -scores if maximize else scores.copy()
+    eligible = np.isfinite(crit)
+    if tiebreak is not None:
+        tiebreak = np.asarray(tiebreak, dtype=np.float64)
+        eligible &= np.isfinite(tiebreak)
+    chosen = np.asarray(chosen)
+    if chosen.dtype == bool:
+        eligible &= ~chosen
+    elif chosen.size:
+        eligible[chosen.astype(np.intp)] = False
+    if not eligible.any():
+        open_ = scores.size - (
+            int(chosen.sum()) if chosen.dtype == bool else np.unique(chosen).size
+        )
+        if x_scale is not None and np.ndim(x_scale) > 0:
+            x_scale = _x_scale(x_scale)
+        scale = "" if x_scale is None else f", max |x| = {float(x_scale):.3g}"
+        lam = (
+            ""
+            if alpha is None
+            else (f", alpha = {alpha:.3g}" if isinstance(alpha, (int, float)) else f", {alpha}")
+        )
+        raise SelectionError(
+            f"{method}: round {step + 1}: none of the {open_} candidate features has a finite "
+            f"score (NaN or infinite: float64 overflowed or underflowed{scale}{lam}); "
+            "standardise X (zero mean, unit variance) or change alpha"
+        )
+    crit[~eligible] = np.inf
+    if tiebreak is None:
+        tiebreak = np.zeros_like(crit)
+    tiebreak = np.where(eligible, tiebreak, np.inf)
+    return best_index(crit, tiebreak, rtol=rtol)
+
+
+def prepare(X, y, k, alpha, bias, criterion, *, method="selector"):
     """Validate a selector call; return ``X`` (C-contiguous), ``y`` as (m, t) and a flag.
+
+    Besides the parameter checks, an X whose scale would overflow the LOO scores is refused
+    (:func:`check_scale`) and a constant target column draws a warning (:func:`check_target`).
 
     Returns
     -------
@@ -25,6 +191,8 @@ def prepare(X, y, k, alpha, bias, criterion):
     X, y, k, alpha, bias, criterion = check_problem(X, y, k, alpha, bias, criterion)
     single = y.ndim == 1
     y2 = np.ascontiguousarray(y.reshape(y.shape[0], -1))
+    check_scale(X, alpha, bias=bias, method=method)
+    check_target(y2, criterion, method=method)
     return np.ascontiguousarray(X), y2, single, k, alpha, bias, criterion
 
 

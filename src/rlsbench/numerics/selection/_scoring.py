@@ -253,8 +253,11 @@ if HAVE_NUMBA:
 
         @njit(**_JIT)
         def kernel(
-            cache_t, active, do_update, x_b, u, gamma, xta_b, s, xta, a, d, y, sq, err
+            cache_t, active, do_update, x_b, u, sqrt_gamma, sg_xta_b, s, xta, a, d, y, sq, err
         ):  # pragma: no cover - compiled
+            # The downdates s_i -= γ w_i² and x_iᵀa -= γ w_i (x_bᵀa) are products of two
+            # factors, (√γ w_i)², (√γ w_i)(√γ x_bᵀa): reassociated (fastmath) as γ (w_i w_i)
+            # the three-factor form overflows once |w_i| ≈ ‖x‖²/λ passes 1e154.
             m = cache_t.shape[1]
             n_act = active.shape[0]
             n_quad = n_act // 4
@@ -279,14 +282,18 @@ if HAVE_NUMBA:
                             w1 += c1[j] * xj
                             w2 += c2[j] * xj
                             w3 += c3[j] * xj
-                        s[i0] -= gamma * w0 * w0
-                        s[i1] -= gamma * w1 * w1
-                        s[i2] -= gamma * w2 * w2
-                        s[i3] -= gamma * w3 * w3
-                        xta[i0] -= gamma * w0 * xta_b
-                        xta[i1] -= gamma * w1 * xta_b
-                        xta[i2] -= gamma * w2 * xta_b
-                        xta[i3] -= gamma * w3 * xta_b
+                        g0 = w0 * sqrt_gamma
+                        s[i0] -= g0 * g0
+                        g1 = w1 * sqrt_gamma
+                        s[i1] -= g1 * g1
+                        g2 = w2 * sqrt_gamma
+                        s[i2] -= g2 * g2
+                        g3 = w3 * sqrt_gamma
+                        s[i3] -= g3 * g3
+                        xta[i0] -= g0 * sg_xta_b
+                        xta[i1] -= g1 * sg_xta_b
+                        xta[i2] -= g2 * sg_xta_b
+                        xta[i3] -= g3 * sg_xta_b
                     b0 = 1.0 / (1.0 + s[i0])
                     b1 = 1.0 / (1.0 + s[i1])
                     b2 = 1.0 / (1.0 + s[i2])
@@ -345,8 +352,9 @@ if HAVE_NUMBA:
                     if do_update:
                         for j in range(m):
                             w0 += c0[j] * x_b[j]
-                        s[i0] -= gamma * w0 * w0
-                        xta[i0] -= gamma * w0 * xta_b
+                        g0 = w0 * sqrt_gamma
+                        s[i0] -= g0 * g0
+                        xta[i0] -= g0 * sg_xta_b
                     b0 = 1.0 / (1.0 + s[i0])
                     al0 = xta[i0] * b0
                     q0 = 0.0
@@ -369,7 +377,22 @@ if HAVE_NUMBA:
 
     @njit(**_JIT)
     def _multi_output_kernel(
-        cache_t, active, do_update, x_b, u, gamma, xta_b, s, xta, aT, d, yT, ycls, zero_one, sq, err
+        cache_t,
+        active,
+        do_update,
+        x_b,
+        u,
+        sqrt_gamma,
+        sg_xta_b,
+        s,
+        xta,
+        aT,
+        d,
+        yT,
+        ycls,
+        zero_one,
+        sq,
+        err,
     ):  # pragma: no cover - compiled
         m = cache_t.shape[1]
         t = aT.shape[0]
@@ -380,9 +403,10 @@ if HAVE_NUMBA:
             if do_update:
                 for j in range(m):
                     w += col[j] * x_b[j]
-                s[i] -= gamma * w * w
+                g = w * sqrt_gamma
+                s[i] -= g * g
                 for tt in range(t):
-                    xta[i, tt] -= gamma * w * xta_b[tt]
+                    xta[i, tt] -= g * sg_xta_b[tt]
             beta = 1.0 / (1.0 + s[i])
             inv = np.empty(m)
             for j in range(m):
@@ -426,6 +450,7 @@ if HAVE_NUMBA:
         else:
             x_b, u, gamma, xta_b = update
         active = np.ascontiguousarray(active, dtype=np.int64)
+        sqrt_gamma = float(np.sqrt(gamma))  # γ = 1 / (1 + s_b) > 0
         if t == 1:
             kernel = _single_output_zero_one if zero_one else _single_output_squared
             xta1 = np.ascontiguousarray(xta[:, 0])
@@ -435,8 +460,8 @@ if HAVE_NUMBA:
                 update is not None,
                 x_b,
                 u,
-                float(gamma),
-                float(xta_b[0]),
+                sqrt_gamma,
+                sqrt_gamma * float(xta_b[0]),
                 s,
                 xta1,
                 np.ascontiguousarray(a[:, 0]),
@@ -453,8 +478,8 @@ if HAVE_NUMBA:
                 update is not None,
                 x_b,
                 u,
-                float(gamma),
-                np.ascontiguousarray(xta_b, dtype=np.float64),
+                sqrt_gamma,
+                sqrt_gamma * np.ascontiguousarray(xta_b, dtype=np.float64),
                 s,
                 xta,
                 np.ascontiguousarray(a.T),

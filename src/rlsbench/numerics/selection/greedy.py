@@ -9,12 +9,12 @@ import warnings
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from rlsbench.numerics.criteria import best_index
 from rlsbench.numerics.rls import _ridge_prefix_path
 from rlsbench.numerics.selection._common import (
     PathRecorder,
     bias_shrink,
     initial_dual,
+    pick_winner,
     prepare,
     zero_one_targets,
 )
@@ -119,7 +119,9 @@ def greedy_rls(
             FutureWarning,
             stacklevel=2,
         )
-    X, y2, single, k, alpha, bias, criterion = prepare(X, y, k, alpha, bias, criterion)
+    X, y2, single, k, alpha, bias, criterion = prepare(
+        X, y, k, alpha, bias, criterion, method="greedy_rls"
+    )
     backend_name, init, fused_pass = get_backend(backend)
     m, n = X.shape
     t = y2.shape[1]
@@ -139,11 +141,19 @@ def greedy_rls(
         round_ends = [time.perf_counter()]
         active = np.arange(n)
         update = None
-        for _ in range(k):
+        for step in range(k):
             sq, err = fused_pass(cache_t, active, update, s, xta, a, d, y2, ycls, zero_one)
             mse = sq / m
             crit = err / m if zero_one else mse
-            b = best_index(crit, mse)
+            b = pick_winner(
+                crit,
+                rec.selected[:step],
+                step,
+                tiebreak=mse,
+                x_scale=X,
+                alpha=alpha,
+                method="greedy_rls",
+            )
             active = active[active != b]
 
             c = cache_t[b].copy()

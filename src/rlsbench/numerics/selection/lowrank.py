@@ -12,11 +12,11 @@ import time
 import numpy as np
 from scipy.linalg import blas
 
-from rlsbench.numerics.criteria import best_index
 from rlsbench.numerics.selection._common import (
     PathRecorder,
     bias_shrink,
     initial_dual,
+    pick_winner,
     prepare,
     zero_one_targets,
 )
@@ -71,7 +71,9 @@ def lowrank_lssvm(
     of every candidate cost O(m). Lines 21-23 update G by eq. 10 (O(m²)) and ``a = G y``.
     """
     start = time.perf_counter()
-    X, y2, single, k, alpha, bias, criterion = prepare(X, y, k, alpha, bias, criterion)
+    X, y2, single, k, alpha, bias, criterion = prepare(
+        X, y, k, alpha, bias, criterion, method="lowrank_lssvm"
+    )
     m, n = X.shape
     t = y2.shape[1]
     need = memory_bytes(m, n, k, t)
@@ -97,7 +99,15 @@ def lowrank_lssvm(
         sq, err = pass_numpy(GXt, active, None, s, xta, a, d, y2, ycls, zero_one)
         mse = sq / m
         crit = err / m if zero_one else mse
-        b = best_index(crit, mse)
+        b = pick_winner(
+            crit,
+            rec.selected[:step],
+            step,
+            tiebreak=mse,
+            x_scale=X,
+            alpha=alpha,
+            method="lowrank_lssvm",
+        )
         active = active[active != b]
         Gv = GXt[b].copy()
         beta_b = 1.0 / (1.0 + s[b])

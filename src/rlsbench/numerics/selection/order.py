@@ -39,7 +39,9 @@ def ridge_path(X, y, order, alpha, *, bias=0.0, criterion="squared"):
     speed and O(m k) memory.
     """
     start = time.perf_counter()
-    X, y2, single, _, alpha, bias, criterion = prepare(X, y, 1, alpha, bias, criterion)
+    X, y2, single, _, alpha, bias, criterion = prepare(
+        X, y, 1, alpha, bias, criterion, method="ridge_path"
+    )
     order = _check_order(order, X.shape[1])
     coef, intercept, residuals = _ridge_prefix_path(X, y2, order, alpha, bias=bias)
     rec = PathRecorder(order.size, y2.shape[1], single, alpha, criterion, start=start)

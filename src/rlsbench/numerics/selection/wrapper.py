@@ -13,9 +13,8 @@ import time
 import numpy as np
 from joblib import Parallel, delayed, parallel_config
 
-from rlsbench.numerics.criteria import best_index
 from rlsbench.numerics.rls import _augment, _fit_augmented, _loo_residuals_augmented
-from rlsbench.numerics.selection._common import PathRecorder, loo_errors, prepare
+from rlsbench.numerics.selection._common import PathRecorder, loo_errors, pick_winner, prepare
 
 LOO_MODES = ("shortcut", "blackbox")
 
@@ -39,7 +38,13 @@ def _score_candidates(Xa, y2, alpha, selected, base, candidates, loo, criterion)
     crit = np.empty(len(candidates))
     mse = np.empty(len(candidates))
     for pos, i in enumerate(candidates):
-        res = loo_fn(Xa[:, selected + [i] + base], y2, alpha)
+        try:
+            res = loo_fn(Xa[:, selected + [i] + base], y2, alpha)
+        except np.linalg.LinAlgError:
+            # λ lost to rounding against the set's Gram matrix: the set cannot be scored
+            # in float64; a NaN score keeps it from winning (pick_winner)
+            crit[pos] = mse[pos] = np.nan
+            continue
         mse[pos], zo = loo_errors(y2, res)
         crit[pos] = mse[pos] if criterion == "squared" else zo
     return crit, mse
@@ -71,7 +76,9 @@ def wrapper(X, y, k, alpha, *, bias=0.0, criterion="squared", loo="shortcut", n_
     if loo not in LOO_MODES:
         raise ValueError(f"loo must be one of {LOO_MODES}, got {loo!r}")
     start = time.perf_counter()
-    X, y2, single, k, alpha, bias, criterion = prepare(X, y, k, alpha, bias, criterion)
+    X, y2, single, k, alpha, bias, criterion = prepare(
+        X, y, k, alpha, bias, criterion, method=f"wrapper_{loo}"
+    )
     m, n = X.shape
     n_workers = 1 if n_jobs is None else max(1, int(n_jobs))
     Xa = _augment(X, bias)  # the bias column (if any) is the last one, always in the model
@@ -83,7 +90,7 @@ def wrapper(X, y, k, alpha, *, bias=0.0, criterion="squared", loo="shortcut", n_
         if n_workers > 1:
             stack.enter_context(parallel_config(backend="loky", inner_max_num_threads=1))
             pool = stack.enter_context(Parallel(n_jobs=n_workers))
-        for _ in range(k):
+        for step in range(k):
             crit = np.full(n, np.inf)
             mse = np.full(n, np.inf)
             candidates = [i for i in range(n) if i not in selected]
@@ -103,7 +110,15 @@ def wrapper(X, y, k, alpha, *, bias=0.0, criterion="squared", loo="shortcut", n_
                 crit[candidates], mse[candidates] = _score_candidates(
                     Xa, y2, alpha, selected, base, candidates, loo, criterion
                 )
-            b = best_index(crit, mse)
+            b = pick_winner(
+                crit,
+                selected,
+                step,
+                tiebreak=mse,
+                x_scale=X,
+                alpha=alpha,
+                method=f"wrapper_{loo}",
+            )
             selected.append(b)
             cols = selected + base
             w = _fit_augmented(Xa[:, cols], y2, alpha)
