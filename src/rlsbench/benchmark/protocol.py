@@ -470,6 +470,7 @@ JOB_KEYS = (
     "alphas",
     "criterion",
     "bias",
+    "standardize",
     "k_max",
     "k_max_per_dataset",
     "memory_budget_mb",
@@ -479,7 +480,7 @@ JOB_KEYS = (
 
 
 #: Keys of the ``main`` section the λ search depends on.
-ALPHA_KEYS = ("n_folds", "cv_seed", "alphas", "criterion", "bias")
+ALPHA_KEYS = ("n_folds", "cv_seed", "alphas", "criterion", "bias", "standardize")
 
 
 def alpha_settings(main):
