@@ -1,0 +1,285 @@
+"""The scoring pass of greedy RLS as numba-cuda kernels (CuPy arrays, torch tensors on cuda).
+
+Why numba-cuda: numba is already a dependency, its kernels take any array that exposes
+``__cuda_array_interface__`` (CuPy, PyTorch, Numba's own), and numba's CUDA simulator
+(``NUMBA_ENABLE_CUDASIM=1``) runs the very same kernel source on the CPU, so CI checks the
+kernels without a GPU. CuPy's ``RawKernel`` or Triton would tie the code to one library and
+leave CI with nothing to run.
+
+One round of :class:`CudaScorer` (the array-API loop of ``greedy._greedy_rls_xp`` calls it):
+
+1. ``_score_kernel``: one read of the cache ``C`` (m, n), stored sample-major like X. Block
+   (32 columns × 8 row lanes) over a tile of rows: each thread applies the pending rank-one
+   updates ``c_ij ← c_ij - Σ_q U[j, q] W[i, q]`` (in registers; stored back only on a
+   write-back round, every :data:`MAX_PENDING` rounds), and sums the squared LOO residuals
+   (and zero-one errors) of its column over its rows (eq. 14-17 and eq. 8, see ``_scoring``).
+   The 8 lanes are added in a fixed order in shared memory and the block writes one partial
+   sum per column and row tile. Warps read 32 consecutive doubles of a row: coalesced.
+2. ``_reduce_kernel``: the row tiles' partial sums of each column added in a fixed order.
+   The number of row tiles depends on (m, n) only, so the sums, hence the selections, do not
+   depend on scheduling or on the GPU model.
+3. (in the caller) ``w = Xᵀ c_b`` by one GEMV (cuBLAS through the array library).
+
+Memory traffic per round: one read of C, one read of X (the GEMV) and a write of C every
+:data:`MAX_PENDING` rounds; memory: X, C and O(m · MAX_PENDING + n · row tiles) besides.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import os
+
+from array_api_compat import device
+
+from rlsbench.numerics._array_api import is_cuda_array
+
+try:  # numba's CUDA target: built in up to numba 0.6x, the numba-cuda package since
+    from numba import cuda, float64
+
+    HAVE_NUMBA_CUDA = True
+except ImportError:  # pragma: no cover - depends on the installed numba
+    HAVE_NUMBA_CUDA = False
+
+#: Columns per block (one warp wide) and row lanes per block.
+TILE_COLS = 32
+ROW_LANES = 8
+#: Rank-one updates kept pending before the cache is written back (size of a local array).
+MAX_PENDING = 4
+#: Aim for about this many blocks per pass (a few waves on a 132-SM GPU).
+TARGET_BLOCKS = 4096
+#: Fewest rows a lane walks in a tile (fewer tiles on small problems, less reduction work).
+MIN_ROWS_PER_LANE = 16
+
+
+def simulator_enabled():
+    """Whether numba runs CUDA kernels in its CPU simulator (``NUMBA_ENABLE_CUDASIM=1``)."""
+    return os.environ.get("NUMBA_ENABLE_CUDASIM", "0") == "1"
+
+
+@functools.cache
+def available():
+    """Whether the kernels can run: ``numba.cuda`` imports and finds a GPU (or the simulator)."""
+    if not HAVE_NUMBA_CUDA:
+        return False
+    try:
+        return bool(cuda.is_available())
+    except Exception:  # noqa: BLE001 - any failure of the CUDA stack means "not available"
+        return False
+
+
+def row_tiles(m, n):
+    """Number of row tiles of the scoring pass: a function of the shape only (determinism)."""
+    col_tiles = math.ceil(n / TILE_COLS)
+    by_rows = math.ceil(m / (ROW_LANES * MIN_ROWS_PER_LANE))
+    return max(1, min(by_rows, math.ceil(TARGET_BLOCKS / col_tiles)))
+
+
+# The kernels are module-level functions: the simulator swaps the module global ``cuda``.
+if HAVE_NUMBA_CUDA:
+
+    @cuda.jit
+    def score_kernel(C, U, W, npend, write_back, beta, xta, a, d, y2, ycls, zero_one, rows, pq, pe):
+        tx = cuda.threadIdx.x
+        ty = cuda.threadIdx.y
+        i = cuda.blockIdx.x * TILE_COLS + tx
+        rb = cuda.blockIdx.y
+        m = C.shape[0]
+        n = C.shape[1]
+        t = a.shape[1]
+        sh_q = cuda.shared.array((ROW_LANES, TILE_COLS), float64)
+        sh_e = cuda.shared.array((ROW_LANES, TILE_COLS), float64)
+        q = 0.0
+        e = 0.0
+        if i < n:
+            wl = cuda.local.array(MAX_PENDING, float64)
+            for p in range(npend):
+                wl[p] = W[i, p]
+            b = beta[i]
+            al0 = xta[i, 0] * b
+            j1 = min(m, (rb + 1) * rows)
+            for j in range(rb * rows + ty, j1, ROW_LANES):
+                v = C[j, i]
+                for p in range(npend):
+                    v -= U[j, p] * wl[p]
+                if write_back:
+                    C[j, i] = v
+                den = d[j] - v * v * b  # d̃ (eq. 17)
+                if t == 1:
+                    r = (a[j, 0] - v * al0) / den  # ã / d̃ (eq. 15, 8)
+                    q += r * r
+                    if zero_one:
+                        yj = y2[j, 0]
+                        if ((yj - r) > 0) != (yj > 0):
+                            e += 1.0
+                else:
+                    inv = 1.0 / den
+                    best = -math.inf
+                    best_t = 0
+                    for tt in range(t):
+                        r = (a[j, tt] - v * (xta[i, tt] * b)) * inv
+                        q += r * r
+                        pv = y2[j, tt] - r
+                        if pv > best:  # strict: the first maximum wins, as argmax
+                            best = pv
+                            best_t = tt
+                    if zero_one and best_t != ycls[j]:
+                        e += 1.0
+        sh_q[ty, tx] = q
+        sh_e[ty, tx] = e
+        cuda.syncthreads()
+        if ty == 0 and i < n:
+            tq = 0.0
+            te = 0.0
+            for lane in range(ROW_LANES):
+                tq += sh_q[lane, tx]
+                te += sh_e[lane, tx]
+            pq[rb, i] = tq
+            pe[rb, i] = te
+
+    @cuda.jit
+    def colsum_kernel(X, rows, ps, pss):
+        tx = cuda.threadIdx.x
+        ty = cuda.threadIdx.y
+        i = cuda.blockIdx.x * TILE_COLS + tx
+        rb = cuda.blockIdx.y
+        m = X.shape[0]
+        sh_s = cuda.shared.array((ROW_LANES, TILE_COLS), float64)
+        sh_ss = cuda.shared.array((ROW_LANES, TILE_COLS), float64)
+        s = 0.0
+        ss = 0.0
+        if i < X.shape[1]:
+            for j in range(rb * rows + ty, min(m, (rb + 1) * rows), ROW_LANES):
+                x = X[j, i]
+                s += x
+                ss += x * x
+        sh_s[ty, tx] = s
+        sh_ss[ty, tx] = ss
+        cuda.syncthreads()
+        if ty == 0 and i < X.shape[1]:
+            ts = 0.0
+            tss = 0.0
+            for lane in range(ROW_LANES):
+                ts += sh_s[lane, tx]
+                tss += sh_ss[lane, tx]
+            ps[rb, i] = ts
+            pss[rb, i] = tss
+
+    @cuda.jit
+    def reduce_kernel(pa, pb, a, b):
+        i = cuda.grid(1)
+        if i < a.shape[0]:
+            sa = 0.0
+            sb = 0.0
+            for rb in range(pa.shape[0]):
+                sa += pa[rb, i]
+                sb += pb[rb, i]
+            a[i] = sa
+            b[i] = sb
+
+    @cuda.jit
+    def cache_kernel(X, shift, inv_alpha, C):
+        i, j = cuda.grid(2)
+        if i < X.shape[1] and j < X.shape[0]:
+            C[j, i] = (X[j, i] - shift[i]) * inv_alpha
+
+
+class CudaScorer:
+    """The scoring pass of greedy RLS by the kernels above (same interface as
+    :class:`rlsbench.numerics.selection.greedy.ArrayAPIScorer`).
+
+    Parameters
+    ----------
+    xp : namespace
+        Array-API namespace of the CUDA arrays (CuPy, PyTorch) or of NumPy in the simulator.
+    """
+
+    name = "cuda"
+    max_pending = MAX_PENDING
+
+    def __init__(self, xp):
+        self.xp = xp
+        self._buffers = {}
+
+    @classmethod
+    def for_array(cls, X, xp):
+        """A scorer for ``X``, or a one-line error saying why the kernels cannot run."""
+        if not available():
+            raise RuntimeError(
+                "backend='cuda' needs numba's CUDA target and an NVIDIA GPU (pip install "
+                "'rlsbench[gpu]'), or NUMBA_ENABLE_CUDASIM=1 for the simulator"
+            )
+        if not (is_cuda_array(X) or simulator_enabled()):
+            raise ValueError(
+                "backend='cuda' needs X in GPU memory (a CuPy array or a torch tensor on "
+                f"cuda), got {type(X).__module__}.{type(X).__name__}"
+            )
+        return cls(xp)
+
+    def _buffer(self, name, shape, like, dtype=None):
+        key = (name, shape)
+        if key not in self._buffers:
+            xp = self.xp
+            self._buffers[key] = xp.empty(shape, dtype=dtype or like.dtype, device=device(like))
+        return self._buffers[key]
+
+    @staticmethod
+    def _grid(m, n):
+        tiles = row_tiles(m, n)
+        return (math.ceil(n / TILE_COLS), tiles), (TILE_COLS, ROW_LANES), math.ceil(m / tiles)
+
+    def _sums(self, pa, pb, like):
+        n = pa.shape[1]
+        a = self.xp.empty((n,), dtype=like.dtype, device=device(like))
+        b = self.xp.empty((n,), dtype=like.dtype, device=device(like))
+        reduce_kernel[math.ceil(n / 128), 128](pa, pb, a, b)
+        return a, b
+
+    def column_sums(self, X):
+        m, n = X.shape
+        grid, block, rows = self._grid(m, n)
+        ps = self._buffer("pa", (grid[1], n), X)
+        pss = self._buffer("pb", (grid[1], n), X)
+        colsum_kernel[grid, block](X, rows, ps, pss)
+        return self._sums(ps, pss, X)
+
+    def init_cache(self, X, shift, alpha):
+        m, n = X.shape
+        C = self.xp.empty((m, n), dtype=X.dtype, device=device(X))
+        grid = (math.ceil(n / TILE_COLS), math.ceil(m / ROW_LANES))
+        cache_kernel[grid, (TILE_COLS, ROW_LANES)](X, shift, 1.0 / alpha, C)
+        return C
+
+    def score(self, C, U, W, write_back, s, xta, a, d, y2, ycls, zero_one):
+        xp = self.xp
+        m, n = C.shape
+        grid, block, rows = self._grid(m, n)
+        if U is None:
+            U = self._buffer("U0", (1, 1), C)
+            W = self._buffer("W0", (1, 1), C)
+            npend = 0
+        else:
+            npend = U.shape[1]
+            if npend > MAX_PENDING:  # pragma: no cover - the caller writes back before
+                raise ValueError(f"at most {MAX_PENDING} pending updates, got {npend}")
+        beta = 1.0 / (1.0 + s)
+        pq = self._buffer("pa", (grid[1], n), C)
+        pe = self._buffer("pb", (grid[1], n), C)
+        score_kernel[grid, block](
+            C,
+            U,
+            W,
+            npend,
+            bool(write_back),
+            beta,
+            xp.reshape(xta, (n, -1)),
+            a,
+            d,
+            y2,
+            ycls,
+            bool(zero_one),
+            rows,
+            pq,
+            pe,
+        )
+        return self._sums(pq, pe, C)
