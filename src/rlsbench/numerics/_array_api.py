@@ -27,6 +27,7 @@ __all__ = [
     "to_numpy",
     "is_cuda_array",
     "check_X_y_xp",
+    "check_finite_xp",
 ]
 
 
@@ -81,19 +82,25 @@ def is_cuda_array(x):
     return hasattr(x, "__cuda_array_interface__")
 
 
-def _as_float64(v, name, xp, *, ndim):
+def _as_float64(v, name, xp, *, ndim, finite=True):
     if v.ndim not in ndim:
         shapes = " or ".join(f"{k}-d" for k in ndim)
         raise ValueError(f"{name} must be {shapes}, got shape {tuple(v.shape)}")
     if not (xp.isdtype(v.dtype, "real floating") or xp.isdtype(v.dtype, "integral")):
         raise ValueError(f"{name} must be numeric (real), got dtype {v.dtype}")
     v = xp.astype(v, xp.float64, copy=False)
-    if not bool(xp.all(xp.isfinite(v))):
-        raise ValueError(f"{name} contains NaN or infinity")
+    if finite:
+        check_finite_xp(v, name, xp)
     return v
 
 
-def check_X_y_xp(X, y, xp, criterion=None):
+def check_finite_xp(v, name, xp):
+    """Refuse NaN and infinity in ``v`` (``ValueError`` naming ``name``)."""
+    if not bool(xp.all(xp.isfinite(v))):
+        raise ValueError(f"{name} contains NaN or infinity")
+
+
+def check_X_y_xp(X, y, xp, criterion=None, finite_X=True):
     """:func:`rlsbench.numerics._validation.check_X_y` for arrays of namespace ``xp``.
 
     Parameters
@@ -103,13 +110,17 @@ def check_X_y_xp(X, y, xp, criterion=None):
     xp : namespace
     criterion : str or None
         Checked against ``y`` (on a host copy of y) when given.
+    finite_X : bool, default=True
+        Check X for NaN and infinity here. Greedy RLS checks its column sums instead (an
+        elementwise ``isfinite`` allocates temporaries of the size of X on some libraries)
+        and calls :func:`check_finite_xp` only when one of them is not finite.
 
     Returns
     -------
     X, y : float64 arrays of namespace ``xp`` on the device of ``X`` (no copy when they
         already are)
     """
-    X = _as_float64(xp.asarray(X), "X", xp, ndim=(2,))
+    X = _as_float64(xp.asarray(X), "X", xp, ndim=(2,), finite=finite_X)
     y = _as_float64(xp.asarray(y, device=device(X)), "y", xp, ndim=(1, 2))
     if X.shape[0] < 2:
         raise ValueError(f"X has {X.shape[0]} sample(s), at least 2 are required")

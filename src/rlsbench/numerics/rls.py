@@ -405,7 +405,13 @@ def ridge_prefix_path(X, y, order, alpha, *, bias=0.0, weights=True, residuals=T
         X, y = check_X_y_xp(X, y, xp)
         order = _check_order(order, X.shape[1])
         return _ridge_prefix_path_xp(
-            X, y, order, check_alpha(alpha), xp, bias=check_bias(bias), weights=weights,
+            X,
+            y,
+            order,
+            check_alpha(alpha),
+            xp,
+            bias=check_bias(bias),
+            weights=weights,
             residuals=residuals,
         )
     X, y = check_X_y(X, y)
@@ -557,12 +563,12 @@ def _ridge_prefix_path_xp(X, y, order, alpha, xp, *, bias=0.0, weights=True, res
         Linv = xp.linalg.inv(L)
         z = Linv @ (Z.T @ y2)  # L⁻¹ Zᵀ y, (p, t)
         w = xp.cumulative_sum(Linv[:, :, None] * z[:, None, :], axis=0)[n_bias:, ...]
-        U = Z @ Linv.T  # orthonormal-like columns, U_P U_Pᵀ = hat matrix of prefix P
-        hat = xp.cumulative_sum(U * U, axis=1)  # (m, p)
-        fitted = xp.cumulative_sum(U[:, :, None] * z[None, :, :], axis=1)  # (m, p, t)
-        res = [
-            (y2 - fitted[:, j, :]) / (1.0 - hat[:, j])[:, None] for j in range(n_bias, p)
-        ]
+        res = None
+        if residuals:
+            U = Z @ Linv.T  # orthonormal-like columns, U_P U_Pᵀ = hat matrix of prefix P
+            hat = xp.cumulative_sum(U * U, axis=1)  # (m, p)
+            fitted = xp.cumulative_sum(U[:, :, None] * z[None, :, :], axis=1)  # (m, p, t)
+            res = [(y2 - fitted[:, j, :]) / (1.0 - hat[:, j])[:, None] for j in range(n_bias, p)]
     coef = intercept = None
     if weights:
         coef = w[:, n_bias:, :]

@@ -26,9 +26,11 @@ Memory traffic per round: one read of C, one read of X (the GEMV) and a write of
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import os
+import warnings
 
 from array_api_compat import device
 
@@ -36,6 +38,7 @@ from rlsbench.numerics._array_api import is_cuda_array
 
 try:  # numba's CUDA target: built in up to numba 0.6x, the numba-cuda package since
     from numba import cuda, float64
+    from numba.core.errors import NumbaPerformanceWarning
 
     HAVE_NUMBA_CUDA = True
 except ImportError:  # pragma: no cover - depends on the installed numba
@@ -179,9 +182,18 @@ if HAVE_NUMBA_CUDA:
 
     @cuda.jit
     def cache_kernel(X, shift, inv_alpha, C):
-        i, j = cuda.grid(2)
+        i = cuda.blockIdx.y * TILE_COLS + cuda.threadIdx.x
+        j = cuda.blockIdx.x * ROW_LANES + cuda.threadIdx.y
         if i < X.shape[1] and j < X.shape[0]:
             C[j, i] = (X[j, i] - shift[i]) * inv_alpha
+
+
+@contextlib.contextmanager
+def _quiet():
+    """Small problems launch few blocks: numba's low-occupancy warning says nothing useful."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NumbaPerformanceWarning)
+        yield
 
 
 class CudaScorer:
@@ -232,7 +244,8 @@ class CudaScorer:
         n = pa.shape[1]
         a = self.xp.empty((n,), dtype=like.dtype, device=device(like))
         b = self.xp.empty((n,), dtype=like.dtype, device=device(like))
-        reduce_kernel[math.ceil(n / 128), 128](pa, pb, a, b)
+        with _quiet():
+            reduce_kernel[math.ceil(n / 128), 128](pa, pb, a, b)
         return a, b
 
     def column_sums(self, X):
@@ -240,46 +253,43 @@ class CudaScorer:
         grid, block, rows = self._grid(m, n)
         ps = self._buffer("pa", (grid[1], n), X)
         pss = self._buffer("pb", (grid[1], n), X)
-        colsum_kernel[grid, block](X, rows, ps, pss)
+        with _quiet():
+            colsum_kernel[grid, block](X, rows, ps, pss)
         return self._sums(ps, pss, X)
 
     def init_cache(self, X, shift, alpha):
         m, n = X.shape
         C = self.xp.empty((m, n), dtype=X.dtype, device=device(X))
-        grid = (math.ceil(n / TILE_COLS), math.ceil(m / ROW_LANES))
-        cache_kernel[grid, (TILE_COLS, ROW_LANES)](X, shift, 1.0 / alpha, C)
+        grid = (math.ceil(m / ROW_LANES), math.ceil(n / TILE_COLS))  # rows on x: 2³¹ blocks
+        with _quiet():
+            cache_kernel[grid, (TILE_COLS, ROW_LANES)](X, shift, 1.0 / alpha, C)
         return C
 
-    def score(self, C, U, W, write_back, s, xta, a, d, y2, ycls, zero_one):
+    def score(self, C, U, W, npend, write_back, s, xta, a, d, y2, ycls, zero_one):
         xp = self.xp
         m, n = C.shape
         grid, block, rows = self._grid(m, n)
-        if U is None:
-            U = self._buffer("U0", (1, 1), C)
-            W = self._buffer("W0", (1, 1), C)
-            npend = 0
-        else:
-            npend = U.shape[1]
-            if npend > MAX_PENDING:  # pragma: no cover - the caller writes back before
-                raise ValueError(f"at most {MAX_PENDING} pending updates, got {npend}")
+        if npend > MAX_PENDING:  # pragma: no cover - the caller writes back before
+            raise ValueError(f"at most {MAX_PENDING} pending updates, got {npend}")
         beta = 1.0 / (1.0 + s)
         pq = self._buffer("pa", (grid[1], n), C)
         pe = self._buffer("pb", (grid[1], n), C)
-        score_kernel[grid, block](
-            C,
-            U,
-            W,
-            npend,
-            bool(write_back),
-            beta,
-            xp.reshape(xta, (n, -1)),
-            a,
-            d,
-            y2,
-            ycls,
-            bool(zero_one),
-            rows,
-            pq,
-            pe,
-        )
+        with _quiet():
+            score_kernel[grid, block](
+                C,
+                U,
+                W,
+                npend,
+                bool(write_back),
+                beta,
+                xp.reshape(xta, (n, -1)),
+                a,
+                d,
+                y2,
+                ycls,
+                bool(zero_one),
+                rows,
+                pq,
+                pe,
+            )
         return self._sums(pq, pe, C)

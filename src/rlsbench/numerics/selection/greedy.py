@@ -12,6 +12,7 @@ from array_api_compat import device
 from threadpoolctl import threadpool_limits
 
 from rlsbench.numerics._array_api import (
+    check_finite_xp,
     check_X_y_xp,
     is_cuda_array,
     non_numpy_namespace,
@@ -19,7 +20,7 @@ from rlsbench.numerics._array_api import (
 )
 from rlsbench.numerics._validation import check_alpha, check_bias, check_k
 from rlsbench.numerics.criteria import best_index
-from rlsbench.numerics.rls import _loo_errors_xp, _ridge_prefix_path, _ridge_prefix_path_xp
+from rlsbench.numerics.rls import _ridge_prefix_path, _ridge_prefix_path_xp
 from rlsbench.numerics.selection._common import (
     PathRecorder,
     bias_shrink,
@@ -217,15 +218,17 @@ class ArrayAPIScorer:
         xp = self.xp
         return xp.sum(X, axis=0), xp.linalg.vecdot(X, X, axis=-2)
 
-    def score(self, C, U, W, write_back, s, xta, a, d, y2, ycls, zero_one):
+    def score(self, C, U, W, npend, write_back, s, xta, a, d, y2, ycls, zero_one):
         """LOO sums of every candidate (see ``_scoring``, step 3), for all n columns.
 
         Parameters
         ----------
         C : array of shape (n_samples, n_features)
             Stored cache; ``C - U Wᵀ`` is written into it when ``write_back``.
-        U, W : arrays of shape (n_samples, p) and (n_features, p), or None
-            Pending rank-one updates (``u = γ c_b`` and ``w = Xᵀ c_b`` of each round).
+        U, W : arrays of shape (n_samples, max_pending) and (n_features, max_pending)
+            Pending rank-one updates (``u = γ c_b`` and ``w = Xᵀ c_b`` of each round) in
+            their first ``npend`` columns.
+        npend : int
         s, xta, a, d, y2, ycls, zero_one
             As in :func:`rlsbench.numerics.selection._scoring.pass_numpy` (current values).
 
@@ -245,8 +248,8 @@ class ArrayAPIScorer:
         for lo in range(0, n, block):
             hi = min(n, lo + block)
             Cb = C[:, lo:hi]
-            if U is not None:
-                Cb = Cb - U @ W[lo:hi, :].T
+            if npend:
+                Cb = Cb - U[:, :npend] @ W[lo:hi, :npend].T
                 if write_back:
                     C[:, lo:hi] = Cb
             den = d[:, None] - Cb * Cb * beta[lo:hi][None, :]  # d̃ (eq. 17)
@@ -278,7 +281,7 @@ class ArrayAPIScorer:
 def _scorer_for(backend, X, xp):
     if backend not in ("auto", "array_api", "cuda", "numba", "numpy"):
         raise ValueError(
-            "backend must be 'auto', 'numba', 'numpy', 'array_api' or 'cuda', got " f"{backend!r}"
+            f"backend must be 'auto', 'numba', 'numpy', 'array_api' or 'cuda', got {backend!r}"
         )
     if backend in ("numba", "numpy"):
         raise ValueError(
@@ -307,10 +310,16 @@ def _check_winner(crit, b, chosen, round_):
 
 def _greedy_rls_xp(X, y, k, alpha, bias, criterion, backend, xp, t_start):
     """:func:`greedy_rls` for arrays of namespace ``xp`` (None: NumPy through
-    ``array_api_compat.numpy``, for ``backend='array_api'`` or the CUDA simulator)."""
+    ``array_api_compat.numpy``, for ``backend='array_api'`` or the CUDA simulator).
+
+    One round: the scorer's pass (pending updates applied on the fly, written back every
+    ``scorer.max_pending`` rounds), the winner chosen on the host by :func:`best_index` from
+    the candidates' sums (one device-to-host copy of n values), then ``w = Xᵀ c_b`` by one
+    GEMV and O(m + n) vector updates that stay on the device (no other synchronisation).
+    """
     if xp is None:
         import array_api_compat.numpy as xp
-    X, y = check_X_y_xp(X, y, xp, criterion=criterion)
+    X, y = check_X_y_xp(X, y, xp, criterion=criterion, finite_X=False)
     m, n = X.shape
     k = check_k(k, n)
     alpha = check_alpha(alpha)
@@ -326,40 +335,48 @@ def _greedy_rls_xp(X, y, k, alpha, bias, criterion, backend, xp, t_start):
     else:
         ycls = xp.argmax(y2, axis=1)
 
+    colsum, sumsq = scorer.column_sums(X)
+    if not bool(xp.all(xp.isfinite(colsum)) and xp.all(xp.isfinite(sumsq))):
+        check_finite_xp(X, "X", xp)  # NaN/inf in X, or only an overflow of the sums
     beta0 = bias_shrink(m, alpha, bias)
     # a = G y, d = diag(G), cache C = G X (eq. 13), s_i = x_iᵀ G x_i, x_iᵀ a: G holds the bias.
     ysum = xp.sum(y2, axis=0)
     a = (y2 - beta0 * ysum[None, :]) / alpha
     d = xp.full((m,), (1.0 - beta0) / alpha, dtype=xp.float64, device=dev)
-    colsum, sumsq = scorer.column_sums(X)
     shift = beta0 * colsum
     s = (sumsq - shift * colsum) / alpha
     xta = (X.T @ y2 - shift[:, None] * ysum[None, :]) / alpha
     C = scorer.init_cache(X, shift, alpha)
+    P = scorer.max_pending
+    U = xp.zeros((m, P), dtype=xp.float64, device=dev)  # pending u = γ c_b (eq. 14)
+    W = xp.zeros((n, P), dtype=xp.float64, device=dev)  # pending w = Xᵀ c_b
+    npend = 0
 
-    rec = PathRecorder(k, t, single, alpha, criterion, start=t_start)
     round_ends = [time.perf_counter()]
     chosen = np.zeros(n, dtype=bool)
-    U_pending, W_pending = [], []
+    selected, errors = [], []
     for r in range(k):
-        write_back = len(U_pending) >= scorer.max_pending
-        U = xp.stack(U_pending, axis=1) if U_pending else None
-        W = xp.stack(W_pending, axis=1) if W_pending else None
-        sq, err = scorer.score(C, U, W, write_back, s, xta, a, d, y2, ycls, zero_one)
-        sq = np.where(chosen, np.inf, to_numpy(sq))
+        write_back = npend == P
+        sq, err = scorer.score(C, U, W, npend, write_back, s, xta, a, d, y2, ycls, zero_one)
+        if zero_one:
+            sq, err = to_numpy(xp.stack([sq, err]))
+        else:
+            sq = to_numpy(sq)
+        sq = np.where(chosen, np.inf, sq)
         mse = sq / m
-        crit = np.where(chosen, np.inf, to_numpy(err) / m) if zero_one else mse
+        crit = np.where(chosen, np.inf, err / m) if zero_one else mse
         b = best_index(crit, mse)
         _check_winner(crit, b, chosen, r)
         chosen[b] = True
+        selected.append(b)
 
         c = C[:, b]
         if write_back:  # the pass stored C - U Wᵀ
-            U_pending, W_pending = [], []
-        elif U is not None:
-            c = c - U @ W[b, :]
+            npend = 0
+        elif npend:
+            c = c - U[:, :npend] @ W[b, :npend]
         x_b = X[:, b]
-        gamma = 1.0 / (1.0 + float(xp.sum(x_b * c)))  # s_b afresh, eq. 14
+        gamma = 1.0 / (1.0 + xp.sum(x_b * c))  # s_b afresh (eq. 14); a 0-d device array
         u = c * gamma
         w = X.T @ c  # w_i = x_iᵀ G x_b: one GEMV over X, the cache is not read
         xta_b = x_b @ a
@@ -367,11 +384,16 @@ def _greedy_rls_xp(X, y, k, alpha, bias, criterion, backend, xp, t_start):
         xta = xta - gamma * (w[:, None] * xta_b[None, :])
         a = a - u[:, None] * xta_b[None, :]  # eq. 15
         d = d - u * c  # eq. 17
-        U_pending.append(u)
-        W_pending.append(w)
-        rec.add_errors(b, *_loo_errors_xp(y2, a / d[:, None], xp))
+        U[:, npend] = u
+        W[:, npend] = w
+        npend += 1
+        errors.append(_loo_errors_device(y2, a / d[:, None], xp))
         round_ends.append(time.perf_counter())
-    del C, U_pending, W_pending
+    del C, U, W
+    rec = PathRecorder(k, t, single, alpha, criterion, start=t_start)
+    for b, (mse_b, zo_b) in zip(selected, to_numpy(xp.stack(errors)).tolist()):
+        rec.add_errors(b, mse_b, zo_b)
+    rec.elapsed[:] = np.asarray(round_ends[1:]) - t_start
     coef, intercept, _ = _ridge_prefix_path_xp(
         X, y2, rec.selected, alpha, xp, bias=bias, residuals=False
     )
@@ -386,3 +408,16 @@ def _greedy_rls_xp(X, y, k, alpha, bias, criterion, backend, xp, t_start):
         coef, intercept = coef[:, :, 0], intercept[:, 0]
     # weights stay in the input's namespace and device (scikit-learn's array API convention)
     return dataclasses.replace(path, coef_path=coef, intercept_path=intercept)
+
+
+def _loo_errors_device(y2, r, xp):
+    """(mean squared LOO error, zero-one LOO error) of residuals ``r`` (m, t) as a device
+    array of shape (2,): :func:`rlsbench.numerics.rls._loo_errors_xp` without a
+    synchronisation (read back once, after the last round)."""
+    m = r.shape[0]
+    p = y2 - r
+    if y2.shape[1] == 1:
+        wrong = (p[:, 0] > 0) != (y2[:, 0] > 0)
+    else:
+        wrong = xp.argmax(p, axis=1) != xp.argmax(y2, axis=1)
+    return xp.stack([xp.sum(r * r), xp.sum(xp.astype(wrong, r.dtype))]) / m
