@@ -47,6 +47,9 @@ except ImportError:  # pragma: no cover - depends on the installed numba
 #: Columns per block (one warp wide) and row lanes per block.
 TILE_COLS = 32
 ROW_LANES = 8
+#: Columns per thread of the scoring pass (TILE_COLS apart) and columns per block.
+COLS_PER_THREAD = 4
+BLOCK_COLS = COLS_PER_THREAD * TILE_COLS
 #: Rank-one updates kept pending before the cache is written back (size of a local array).
 MAX_PENDING = 4
 #: Aim for about this many blocks per pass (a few waves on a 132-SM GPU).
@@ -71,9 +74,9 @@ def available():
         return False
 
 
-def row_tiles(m, n):
-    """Number of row tiles of the scoring pass: a function of the shape only (determinism)."""
-    col_tiles = math.ceil(n / TILE_COLS)
+def row_tiles(m, n, block_cols=BLOCK_COLS):
+    """Number of row tiles of a pass: a function of the shape only (determinism)."""
+    col_tiles = math.ceil(n / block_cols)
     by_rows = math.ceil(m / (ROW_LANES * MIN_ROWS_PER_LANE))
     return max(1, min(by_rows, math.ceil(TARGET_BLOCKS / col_tiles)))
 
@@ -81,64 +84,120 @@ def row_tiles(m, n):
 # The kernels are module-level functions: the simulator swaps the module global ``cuda``.
 if HAVE_NUMBA_CUDA:
 
+    @cuda.jit(device=True, inline=True)
+    def _loo_terms(v, b, i, j, a, d, y2, ycls, xta, zero_one):  # pragma: no cover - compiled
+        """Squared LOO residuals (summed over outputs) and zero-one error of candidate i at
+        example j, from its updated cache entry v = c_ij and β_i = b."""
+        den = d[j] - v * v * b  # d̃ (eq. 17)
+        t = a.shape[1]
+        e = 0.0
+        if t == 1:
+            r = (a[j, 0] - v * (xta[i, 0] * b)) / den  # ã / d̃ (eq. 15, 8)
+            if zero_one:
+                yj = y2[j, 0]
+                if ((yj - r) > 0) != (yj > 0):
+                    e = 1.0
+            return r * r, e
+        inv = 1.0 / den
+        q = 0.0
+        best = -math.inf
+        best_t = 0
+        for tt in range(t):
+            r = (a[j, tt] - v * (xta[i, tt] * b)) * inv
+            q += r * r
+            pv = y2[j, tt] - r
+            if pv > best:  # strict: the first maximum wins, as argmax
+                best = pv
+                best_t = tt
+        if zero_one and best_t != ycls[j]:
+            e = 1.0
+        return q, e
+
     @cuda.jit
-    def score_kernel(C, U, W, npend, write_back, beta, xta, a, d, y2, ycls, zero_one, rows, pq, pe):
+    def score_kernel(
+        C, U, W, write_back, beta, xta, a, d, y2, ycls, zero_one, rows, pq, pe
+    ):  # pragma: no cover - compiled
+        # A thread owns COLS_PER_THREAD columns TILE_COLS apart (each load of a warp stays
+        # one coalesced row segment) and walks every ROW_LANES-th row of the block's tile:
+        # four independent loads in flight per thread keep the memory system busy.
         tx = cuda.threadIdx.x
         ty = cuda.threadIdx.y
-        i = cuda.blockIdx.x * TILE_COLS + tx
+        base = cuda.blockIdx.x * BLOCK_COLS + tx
         rb = cuda.blockIdx.y
         m = C.shape[0]
         n = C.shape[1]
-        t = a.shape[1]
-        sh_q = cuda.shared.array((ROW_LANES, TILE_COLS), float64)
-        sh_e = cuda.shared.array((ROW_LANES, TILE_COLS), float64)
-        q = 0.0
-        e = 0.0
-        if i < n:
-            wl = cuda.local.array(MAX_PENDING, float64)
-            for p in range(npend):
-                wl[p] = W[i, p]
-            b = beta[i]
-            al0 = xta[i, 0] * b
-            j1 = min(m, (rb + 1) * rows)
-            for j in range(rb * rows + ty, j1, ROW_LANES):
-                v = C[j, i]
-                for p in range(npend):
-                    v -= U[j, p] * wl[p]
-                if write_back:
-                    C[j, i] = v
-                den = d[j] - v * v * b  # d̃ (eq. 17)
-                if t == 1:
-                    r = (a[j, 0] - v * al0) / den  # ã / d̃ (eq. 15, 8)
-                    q += r * r
-                    if zero_one:
-                        yj = y2[j, 0]
-                        if ((yj - r) > 0) != (yj > 0):
-                            e += 1.0
-                else:
-                    inv = 1.0 / den
-                    best = -math.inf
-                    best_t = 0
-                    for tt in range(t):
-                        r = (a[j, tt] - v * (xta[i, tt] * b)) * inv
-                        q += r * r
-                        pv = y2[j, tt] - r
-                        if pv > best:  # strict: the first maximum wins, as argmax
-                            best = pv
-                            best_t = tt
-                    if zero_one and best_t != ycls[j]:
-                        e += 1.0
-        sh_q[ty, tx] = q
-        sh_e[ty, tx] = e
+        i0 = min(base, n - 1)
+        i1 = min(base + TILE_COLS, n - 1)
+        i2 = min(base + 2 * TILE_COLS, n - 1)
+        i3 = min(base + 3 * TILE_COLS, n - 1)
+        wl = cuda.local.array((COLS_PER_THREAD, MAX_PENDING), float64)
+        for p in range(MAX_PENDING):  # unused pending columns of W are zero
+            wl[0, p] = W[i0, p]
+            wl[1, p] = W[i1, p]
+            wl[2, p] = W[i2, p]
+            wl[3, p] = W[i3, p]
+        b0 = beta[i0]
+        b1 = beta[i1]
+        b2 = beta[i2]
+        b3 = beta[i3]
+        q0 = q1 = q2 = q3 = 0.0
+        e0 = e1 = e2 = e3 = 0.0
+        for j in range(rb * rows + ty, min(m, (rb + 1) * rows), ROW_LANES):
+            v0 = C[j, i0]
+            v1 = C[j, i1]
+            v2 = C[j, i2]
+            v3 = C[j, i3]
+            for p in range(MAX_PENDING):
+                up = U[j, p]
+                v0 -= up * wl[0, p]
+                v1 -= up * wl[1, p]
+                v2 -= up * wl[2, p]
+                v3 -= up * wl[3, p]
+            if write_back:
+                if base < n:
+                    C[j, i0] = v0
+                if base + TILE_COLS < n:
+                    C[j, i1] = v1
+                if base + 2 * TILE_COLS < n:
+                    C[j, i2] = v2
+                if base + 3 * TILE_COLS < n:
+                    C[j, i3] = v3
+            dq, de = _loo_terms(v0, b0, i0, j, a, d, y2, ycls, xta, zero_one)
+            q0 += dq
+            e0 += de
+            dq, de = _loo_terms(v1, b1, i1, j, a, d, y2, ycls, xta, zero_one)
+            q1 += dq
+            e1 += de
+            dq, de = _loo_terms(v2, b2, i2, j, a, d, y2, ycls, xta, zero_one)
+            q2 += dq
+            e2 += de
+            dq, de = _loo_terms(v3, b3, i3, j, a, d, y2, ycls, xta, zero_one)
+            q3 += dq
+            e3 += de
+        sh_q = cuda.shared.array((ROW_LANES, BLOCK_COLS), float64)
+        sh_e = cuda.shared.array((ROW_LANES, BLOCK_COLS), float64)
+        sh_q[ty, tx] = q0
+        sh_q[ty, tx + TILE_COLS] = q1
+        sh_q[ty, tx + 2 * TILE_COLS] = q2
+        sh_q[ty, tx + 3 * TILE_COLS] = q3
+        sh_e[ty, tx] = e0
+        sh_e[ty, tx + TILE_COLS] = e1
+        sh_e[ty, tx + 2 * TILE_COLS] = e2
+        sh_e[ty, tx + 3 * TILE_COLS] = e3
         cuda.syncthreads()
-        if ty == 0 and i < n:
-            tq = 0.0
-            te = 0.0
-            for lane in range(ROW_LANES):
-                tq += sh_q[lane, tx]
-                te += sh_e[lane, tx]
-            pq[rb, i] = tq
-            pe[rb, i] = te
+        # the ROW_LANES partial sums of a column, in lane order (fixed)
+        col = ty * TILE_COLS + tx
+        while col < BLOCK_COLS:
+            i = cuda.blockIdx.x * BLOCK_COLS + col
+            if i < n:
+                tq = 0.0
+                te = 0.0
+                for lane in range(ROW_LANES):
+                    tq += sh_q[lane, col]
+                    te += sh_e[lane, col]
+                pq[rb, i] = tq
+                pe[rb, i] = te
+            col += ROW_LANES * TILE_COLS
 
     @cuda.jit
     def colsum_kernel(X, rows, ps, pss):
@@ -236,9 +295,9 @@ class CudaScorer:
         return self._buffers[key]
 
     @staticmethod
-    def _grid(m, n):
-        tiles = row_tiles(m, n)
-        return (math.ceil(n / TILE_COLS), tiles), (TILE_COLS, ROW_LANES), math.ceil(m / tiles)
+    def _grid(m, n, block_cols=BLOCK_COLS):
+        tiles = row_tiles(m, n, block_cols)
+        return (math.ceil(n / block_cols), tiles), (TILE_COLS, ROW_LANES), math.ceil(m / tiles)
 
     def _sums(self, pa, pb, like):
         n = pa.shape[1]
@@ -250,7 +309,7 @@ class CudaScorer:
 
     def column_sums(self, X):
         m, n = X.shape
-        grid, block, rows = self._grid(m, n)
+        grid, block, rows = self._grid(m, n, TILE_COLS)
         ps = self._buffer("pa", (grid[1], n), X)
         pss = self._buffer("pb", (grid[1], n), X)
         with _quiet():
@@ -279,7 +338,6 @@ class CudaScorer:
                 C,
                 U,
                 W,
-                npend,
                 bool(write_back),
                 beta,
                 xp.reshape(xta, (n, -1)),
