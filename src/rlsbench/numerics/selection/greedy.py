@@ -72,8 +72,10 @@ def greedy_rls(
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features)
-    y : ndarray of shape (n_samples,) or (n_samples, n_targets)
+    X : array of shape (n_samples, n_features)
+        A NumPy array, or an array of another array-API library (CuPy, PyTorch, ...): the
+        selection then runs in that library's namespace and on its device (see Notes).
+    y : array of shape (n_samples,) or (n_samples, n_targets)
         Real targets, ±1 labels, or one-vs-rest ±1 columns; one feature set serves all outputs.
     k : int
         Number of features to select, ``1 <= k <= n_features``.
@@ -85,8 +87,12 @@ def greedy_rls(
     criterion : {"squared", "zero_one"}, default="squared"
         Mean squared LOO error summed over outputs, or LOO zero-one error (sign for one
         output, arg-max for several).
-    backend : {"auto", "numba", "numpy"}, default="auto"
-        Implementation of the scoring pass; both give the same selections.
+    backend : {"auto", "numba", "numpy", "array_api", "cuda"}, default="auto"
+        Implementation of the scoring pass; all give the same selections. NumPy input:
+        "auto" = "numba" (else "numpy"). Other arrays: "cuda" = the numba-cuda kernels
+        (CUDA arrays; ``rlsbench.numerics.selection._cuda``), "array_api" = array-API
+        functions only (any namespace and device); "auto" picks "cuda" for CUDA arrays when
+        numba's CUDA target is installed, "array_api" otherwise.
     n_jobs : int or None, default=None
         Threads of the numba kernels (None = numba's default, or one thread for small X).
     max_pending : None
@@ -115,6 +121,14 @@ def greedy_rls(
     ``X_Sᵀ a`` in every round.
 
     Memory: X, the cache (same size as X) and O(m + n) vectors; never an m×m matrix.
+
+    Other array libraries (``_greedy_rls_xp``): the same rounds with the cache stored
+    sample-major like X, ``w = Xᵀ c_b`` by one GEMV instead of the column-wise products, and
+    the rank-one updates kept pending (applied on the fly by the next passes, written back
+    every few rounds). Each round's winner is chosen on the host by the same tie rule as the
+    NumPy path; a round whose best candidate is not finite raises ``FloatingPointError``.
+    The path's ``coef_path`` and ``intercept_path`` stay on the input's device, the other
+    fields are NumPy arrays.
 
     References
     ----------
