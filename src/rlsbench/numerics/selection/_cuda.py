@@ -275,15 +275,15 @@ class CudaScorer:
     @classmethod
     def for_array(cls, X, xp):
         """A scorer for ``X``, or a one-line error saying why the kernels cannot run."""
-        if not available():
-            raise RuntimeError(
-                "backend='cuda' needs numba's CUDA target and an NVIDIA GPU (pip install "
-                "'rlsbench[gpu]'), or NUMBA_ENABLE_CUDASIM=1 for the simulator"
-            )
         if not (is_cuda_array(X) or simulator_enabled()):
             raise ValueError(
                 "backend='cuda' needs X in GPU memory (a CuPy array or a torch tensor on "
                 f"cuda), got {type(X).__module__}.{type(X).__name__}"
+            )
+        if not available():
+            raise RuntimeError(
+                "backend='cuda' needs numba's CUDA target and an NVIDIA GPU (pip install "
+                "'rlsbench[gpu]'), or NUMBA_ENABLE_CUDASIM=1 for the simulator"
             )
         return cls(xp)
 
