@@ -74,6 +74,41 @@ def available():
         return False
 
 
+def gpu_unavailable_reason():
+    """None when greedy RLS can run on a CUDA GPU here (numba's CUDA target sees one and CuPy,
+    which holds the arrays of the workflow's jobs, is installed), else the reason, in words."""
+    if simulator_enabled():
+        return "NUMBA_ENABLE_CUDASIM=1 selects numba's CUDA simulator (no GPU)"
+    if not HAVE_NUMBA_CUDA:
+        return "numba has no CUDA target (pip install 'rlsbench[gpu]')"
+    try:
+        import cupy
+    except ImportError:
+        return "CuPy is not installed (pip install 'rlsbench[gpu]')"
+    try:
+        count = cupy.cuda.runtime.getDeviceCount()
+    except Exception as exc:  # noqa: BLE001 - no driver or no device: report it
+        return f"CuPy finds no CUDA GPU ({type(exc).__name__}: {exc})"
+    if count < 1 or not available():
+        return "no CUDA GPU is visible"
+    return None
+
+
+def to_device(a):
+    """A CuPy copy of the NumPy array ``a`` on the current GPU."""
+    import cupy
+
+    return cupy.asarray(a)
+
+
+def device_name():
+    """``cuda:<id> (<GPU model>)`` of the current CuPy device, for provenance columns."""
+    import cupy
+
+    dev = cupy.cuda.Device()
+    return f"cuda:{dev.id} ({cupy.cuda.runtime.getDeviceProperties(dev.id)['name'].decode()})"
+
+
 def row_tiles(m, n, block_cols=BLOCK_COLS):
     """Number of row tiles of a pass: a function of the shape only (determinism)."""
     col_tiles = math.ceil(n / block_cols)
