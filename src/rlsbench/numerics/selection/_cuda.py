@@ -149,92 +149,6 @@ if HAVE_NUMBA_CUDA:
         return q, e
 
     @cuda.jit
-    def score_kernel(
-        C, U, W, write_back, beta, xta, a, d, y2, ycls, zero_one, rows, pq, pe
-    ):  # pragma: no cover - compiled
-        # A thread owns COLS_PER_THREAD columns TILE_COLS apart (each load of a warp stays
-        # one coalesced row segment) and walks every ROW_LANES-th row of the block's tile:
-        # four independent loads in flight per thread keep the memory system busy.
-        tx = cuda.threadIdx.x
-        ty = cuda.threadIdx.y
-        base = cuda.blockIdx.x * BLOCK_COLS + tx
-        rb = cuda.blockIdx.y
-        m = C.shape[0]
-        n = C.shape[1]
-        i0 = min(base, n - 1)
-        i1 = min(base + TILE_COLS, n - 1)
-        i2 = min(base + 2 * TILE_COLS, n - 1)
-        i3 = min(base + 3 * TILE_COLS, n - 1)
-        wl = cuda.local.array((COLS_PER_THREAD, MAX_PENDING), float64)
-        for p in range(MAX_PENDING):  # unused pending columns of W are zero
-            wl[0, p] = W[i0, p]
-            wl[1, p] = W[i1, p]
-            wl[2, p] = W[i2, p]
-            wl[3, p] = W[i3, p]
-        b0 = beta[i0]
-        b1 = beta[i1]
-        b2 = beta[i2]
-        b3 = beta[i3]
-        q0 = q1 = q2 = q3 = 0.0
-        e0 = e1 = e2 = e3 = 0.0
-        for j in range(rb * rows + ty, min(m, (rb + 1) * rows), ROW_LANES):
-            v0 = C[j, i0]
-            v1 = C[j, i1]
-            v2 = C[j, i2]
-            v3 = C[j, i3]
-            for p in range(MAX_PENDING):
-                up = U[j, p]
-                v0 -= up * wl[0, p]
-                v1 -= up * wl[1, p]
-                v2 -= up * wl[2, p]
-                v3 -= up * wl[3, p]
-            if write_back:
-                if base < n:
-                    C[j, i0] = v0
-                if base + TILE_COLS < n:
-                    C[j, i1] = v1
-                if base + 2 * TILE_COLS < n:
-                    C[j, i2] = v2
-                if base + 3 * TILE_COLS < n:
-                    C[j, i3] = v3
-            dq, de = _loo_terms(v0, b0, i0, j, a, d, y2, ycls, xta, zero_one)
-            q0 += dq
-            e0 += de
-            dq, de = _loo_terms(v1, b1, i1, j, a, d, y2, ycls, xta, zero_one)
-            q1 += dq
-            e1 += de
-            dq, de = _loo_terms(v2, b2, i2, j, a, d, y2, ycls, xta, zero_one)
-            q2 += dq
-            e2 += de
-            dq, de = _loo_terms(v3, b3, i3, j, a, d, y2, ycls, xta, zero_one)
-            q3 += dq
-            e3 += de
-        sh_q = cuda.shared.array((ROW_LANES, BLOCK_COLS), float64)
-        sh_e = cuda.shared.array((ROW_LANES, BLOCK_COLS), float64)
-        sh_q[ty, tx] = q0
-        sh_q[ty, tx + TILE_COLS] = q1
-        sh_q[ty, tx + 2 * TILE_COLS] = q2
-        sh_q[ty, tx + 3 * TILE_COLS] = q3
-        sh_e[ty, tx] = e0
-        sh_e[ty, tx + TILE_COLS] = e1
-        sh_e[ty, tx + 2 * TILE_COLS] = e2
-        sh_e[ty, tx + 3 * TILE_COLS] = e3
-        cuda.syncthreads()
-        # the ROW_LANES partial sums of a column, in lane order (fixed)
-        col = ty * TILE_COLS + tx
-        while col < BLOCK_COLS:
-            i = cuda.blockIdx.x * BLOCK_COLS + col
-            if i < n:
-                tq = 0.0
-                te = 0.0
-                for lane in range(ROW_LANES):
-                    tq += sh_q[lane, col]
-                    te += sh_e[lane, col]
-                pq[rb, i] = tq
-                pe[rb, i] = te
-            col += ROW_LANES * TILE_COLS
-
-    @cuda.jit
     def colsum_kernel(X, rows, ps, pss):
         tx = cuda.threadIdx.x
         ty = cuda.threadIdx.y
@@ -280,6 +194,122 @@ if HAVE_NUMBA_CUDA:
         j = cuda.blockIdx.x * ROW_LANES + cuda.threadIdx.y
         if i < X.shape[1] and j < X.shape[0]:
             C[j, i] = (X[j, i] - shift[i]) * inv_alpha
+
+
+@functools.cache
+def _score_kernel(npend, write_back, single, zero_one):
+    """The scoring pass compiled for one case: ``npend`` pending updates, write-back or not,
+    one output or several, zero-one errors or not, all compile-time constants (the loops over
+    the pending updates unroll into registers, the unused branches vanish)."""
+
+    @cuda.jit
+    def score_kernel(C, U, W, beta, xta, a, d, y2, ycls, rows, pq, pe):  # pragma: no cover
+        # A thread owns COLS_PER_THREAD columns TILE_COLS apart (each load of a warp stays
+        # one coalesced row segment) and walks every ROW_LANES-th row of the block's tile:
+        # four independent loads in flight per thread keep the memory system busy.
+        tx = cuda.threadIdx.x
+        ty = cuda.threadIdx.y
+        base = cuda.blockIdx.x * BLOCK_COLS + tx
+        rb = cuda.blockIdx.y
+        m = C.shape[0]
+        n = C.shape[1]
+        i0 = min(base, n - 1)
+        i1 = min(base + TILE_COLS, n - 1)
+        i2 = min(base + 2 * TILE_COLS, n - 1)
+        i3 = min(base + 3 * TILE_COLS, n - 1)
+        wl = cuda.local.array((COLS_PER_THREAD, MAX_PENDING), float64)
+        for p in range(npend):
+            wl[0, p] = W[i0, p]
+            wl[1, p] = W[i1, p]
+            wl[2, p] = W[i2, p]
+            wl[3, p] = W[i3, p]
+        b0 = beta[i0]
+        b1 = beta[i1]
+        b2 = beta[i2]
+        b3 = beta[i3]
+        al0 = xta[i0, 0] * b0
+        al1 = xta[i1, 0] * b1
+        al2 = xta[i2, 0] * b2
+        al3 = xta[i3, 0] * b3
+        q0 = q1 = q2 = q3 = 0.0
+        e0 = e1 = e2 = e3 = 0.0
+        for j in range(rb * rows + ty, min(m, (rb + 1) * rows), ROW_LANES):
+            v0 = C[j, i0]
+            v1 = C[j, i1]
+            v2 = C[j, i2]
+            v3 = C[j, i3]
+            for p in range(npend):
+                up = U[j, p]
+                v0 -= up * wl[0, p]
+                v1 -= up * wl[1, p]
+                v2 -= up * wl[2, p]
+                v3 -= up * wl[3, p]
+            if write_back:
+                if base < n:
+                    C[j, i0] = v0
+                if base + TILE_COLS < n:
+                    C[j, i1] = v1
+                if base + 2 * TILE_COLS < n:
+                    C[j, i2] = v2
+                if base + 3 * TILE_COLS < n:
+                    C[j, i3] = v3
+            if single:
+                aj = a[j, 0]
+                dj = d[j]
+                r0 = (aj - v0 * al0) / (dj - v0 * v0 * b0)  # ã / d̃ (eq. 15, 17, 8)
+                r1 = (aj - v1 * al1) / (dj - v1 * v1 * b1)
+                r2 = (aj - v2 * al2) / (dj - v2 * v2 * b2)
+                r3 = (aj - v3 * al3) / (dj - v3 * v3 * b3)
+                q0 += r0 * r0
+                q1 += r1 * r1
+                q2 += r2 * r2
+                q3 += r3 * r3
+                if zero_one:
+                    yj = y2[j, 0]
+                    ypos = yj > 0
+                    e0 += 1.0 if ((yj - r0) > 0) != ypos else 0.0
+                    e1 += 1.0 if ((yj - r1) > 0) != ypos else 0.0
+                    e2 += 1.0 if ((yj - r2) > 0) != ypos else 0.0
+                    e3 += 1.0 if ((yj - r3) > 0) != ypos else 0.0
+            else:
+                dq, de = _loo_terms(v0, b0, i0, j, a, d, y2, ycls, xta, zero_one)
+                q0 += dq
+                e0 += de
+                dq, de = _loo_terms(v1, b1, i1, j, a, d, y2, ycls, xta, zero_one)
+                q1 += dq
+                e1 += de
+                dq, de = _loo_terms(v2, b2, i2, j, a, d, y2, ycls, xta, zero_one)
+                q2 += dq
+                e2 += de
+                dq, de = _loo_terms(v3, b3, i3, j, a, d, y2, ycls, xta, zero_one)
+                q3 += dq
+                e3 += de
+        sh_q = cuda.shared.array((ROW_LANES, BLOCK_COLS), float64)
+        sh_e = cuda.shared.array((ROW_LANES, BLOCK_COLS), float64)
+        sh_q[ty, tx] = q0
+        sh_q[ty, tx + TILE_COLS] = q1
+        sh_q[ty, tx + 2 * TILE_COLS] = q2
+        sh_q[ty, tx + 3 * TILE_COLS] = q3
+        sh_e[ty, tx] = e0
+        sh_e[ty, tx + TILE_COLS] = e1
+        sh_e[ty, tx + 2 * TILE_COLS] = e2
+        sh_e[ty, tx + 3 * TILE_COLS] = e3
+        cuda.syncthreads()
+        # the ROW_LANES partial sums of a column, in lane order (fixed)
+        col = ty * TILE_COLS + tx
+        while col < BLOCK_COLS:
+            i = cuda.blockIdx.x * BLOCK_COLS + col
+            if i < n:
+                tq = 0.0
+                te = 0.0
+                for lane in range(ROW_LANES):
+                    tq += sh_q[lane, col]
+                    te += sh_e[lane, col]
+                pq[rb, i] = tq
+                pe[rb, i] = te
+            col += ROW_LANES * TILE_COLS
+
+    return score_kernel
 
 
 @contextlib.contextmanager
@@ -368,19 +398,18 @@ class CudaScorer:
         beta = 1.0 / (1.0 + s)
         pq = self._buffer("pa", (grid[1], n), C)
         pe = self._buffer("pb", (grid[1], n), C)
+        kernel = _score_kernel(int(npend), bool(write_back), a.shape[1] == 1, bool(zero_one))
         with _quiet():
-            score_kernel[grid, block](
+            kernel[grid, block](
                 C,
                 U,
                 W,
-                bool(write_back),
                 beta,
                 xp.reshape(xta, (n, -1)),
                 a,
                 d,
                 y2,
                 ycls,
-                bool(zero_one),
                 rows,
                 pq,
                 pe,

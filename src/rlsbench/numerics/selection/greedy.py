@@ -387,7 +387,6 @@ def _greedy_rls_xp(X, y, k, alpha, bias, criterion, backend, xp, t_start):
         c = C[:, b]
         if write_back:  # the pass stored C - U Wᵀ
             npend = 0
-            W = xp.zeros_like(W)  # the CUDA pass applies all columns: unused ones are zero
         elif npend:
             c = c - U[:, :npend] @ W[b, :npend]
         x_b = X[:, b]
