@@ -171,29 +171,6 @@ def _breakdown(lib, X, repeats=5):
     return pass_s, gemv_s
 
 
-def tune(lib, m, n):
-    """Time the scoring pass for a few tile shapes (the module constants of ``_cuda``, read
-    when a kernel is compiled); prints one line per shape. For choosing the defaults only."""
-    from rlsbench.numerics.selection import _cuda
-
-    X = lib["randn"]((m, n), 0)
-    default = (_cuda.ROW_LANES, _cuda.TARGET_BLOCKS)
-    out = []
-    for lanes in (4, 8, 16):
-        for blocks in (2048, 4096, 16384):
-            _cuda.ROW_LANES, _cuda.TARGET_BLOCKS = lanes, blocks
-            _cuda._score_kernel.cache_clear()
-            pass_s, _ = _breakdown(lib, X)
-            out.append(dict(row_lanes=lanes, target_blocks=blocks, pass_ms=pass_s * 1e3))
-            print(
-                f"tune {m}x{n}: ROW_LANES={lanes} TARGET_BLOCKS={blocks}: "
-                f"pass {pass_s * 1e3:.2f} ms"
-            )
-    _cuda.ROW_LANES, _cuda.TARGET_BLOCKS = default
-    _cuda._score_kernel.cache_clear()
-    return out
-
-
 def measure(lib, m, n, k, repeats, cpu_max_elements, cpu2_max_elements, seed=0):
     """One row of the table (dict) for an m×n problem."""
     X = lib["randn"]((m, n), seed)
@@ -306,7 +283,6 @@ def main(argv=None):
         default=4.0e8,
         help="run the numba CPU path on 2 threads only up to this m*n (default 4e8)",
     )
-    parser.add_argument("--tune", help="m x n at which to time tile shapes first")
     parser.add_argument("--markdown")
     parser.add_argument("--json")
     args = parser.parse_args(argv)
@@ -321,9 +297,6 @@ def main(argv=None):
     import numba
 
     threads = numba.config.NUMBA_NUM_THREADS
-    if args.tune:
-        ((tm, tn),) = _parse_sizes(args.tune)
-        tune(lib, tm, tn)
     rows = []
     for m, n in _parse_sizes(args.sizes):
         row = measure(
