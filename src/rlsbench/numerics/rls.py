@@ -222,8 +222,9 @@ def loo_grid(X, y, alphas, *, bias=0.0, criterion="squared"):
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features)
-    y : ndarray of shape (n_samples,) or (n_samples, n_targets)
+    X : array of shape (n_samples, n_features)
+        NumPy, or another array-API library's array (computed in its namespace and device).
+    y : array of shape (n_samples,) or (n_samples, n_targets)
     alphas : array-like of shape (R,)
         λ values, each > 0.
     bias : float, default=0.0
@@ -268,7 +269,8 @@ def choose_alpha(X, y, alphas, *, bias=0.0, criterion="squared"):
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features)
+    X : array of shape (n_samples, n_features)
+        NumPy, or another array-API library's array (see :func:`loo_grid`).
     y : ndarray of shape (n_samples,) or (n_samples, n_targets)
     alphas : array-like of shape (R,)
     bias : float, default=0.0
@@ -367,8 +369,10 @@ def ridge_prefix_path(X, y, order, alpha, *, bias=0.0, weights=True, residuals=T
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features)
-    y : ndarray of shape (n_samples,) or (n_samples, n_targets)
+    X : array of shape (n_samples, n_features)
+        NumPy, or another array-API library's array: the outputs are then arrays of that
+        namespace on X's device (residuals a list instead of an iterator).
+    y : array of shape (n_samples,) or (n_samples, n_targets)
     order : ndarray of shape (k,), int
         Feature indices in the order they join the model.
     alpha : float

@@ -25,7 +25,8 @@ def ridge_path(X, y, order, alpha, *, bias=0.0, criterion="squared"):
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features)
+    X : array of shape (n_samples, n_features)
+        NumPy, or another array-API library's array (see Notes).
     y : ndarray of shape (n_samples,) or (n_samples, n_targets)
     order : array-like of int, shape (k,)
         Feature indices in the order they join the model.
