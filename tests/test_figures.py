@@ -81,10 +81,9 @@ def test_an_unknown_method_gets_the_same_style_in_every_process():
         for seed in ("1", "2")
     }
     assert outputs == {str(style)}
-    assert (
-        figures.palette(["a", "greedy_rls"])["greedy_rls"]
-        == figures.METHOD_STYLES["greedy_rls"]["color"]
-    )
+    assert figures.palette(["a", "greedy_rls"])["greedy_rls"] == figures.METHOD_STYLES[
+        "greedy_rls"
+    ]["color"]
 
 
 def test_figure_files_are_named_after_the_png():

@@ -82,9 +82,9 @@ def gpu_unavailable_reason():
     if not HAVE_NUMBA_CUDA:
         return "numba has no CUDA target (pip install 'rlsbench[gpu]')"
     try:
-        import cupy
-    except ImportError:
-        return "CuPy is not installed (pip install 'rlsbench[gpu]')"
+        cupy = _cupy()
+    except RuntimeError as exc:
+        return str(exc)
     try:
         count = cupy.cuda.runtime.getDeviceCount()
     except Exception as exc:  # noqa: BLE001 - no driver or no device: report it
@@ -94,17 +94,23 @@ def gpu_unavailable_reason():
     return None
 
 
+def _cupy():
+    """The CuPy module (it holds the workflow's device arrays), or RuntimeError saying so."""
+    try:
+        import cupy
+    except ImportError:
+        raise RuntimeError("CuPy is not installed (pip install 'rlsbench[gpu]')") from None
+    return cupy
+
+
 def to_device(a):
     """A CuPy copy of the NumPy array ``a`` on the current GPU."""
-    import cupy
-
-    return cupy.asarray(a)
+    return _cupy().asarray(a)
 
 
 def device_name():
     """``cuda:<id> (<GPU model>)`` of the current CuPy device, for provenance columns."""
-    import cupy
-
+    cupy = _cupy()
     dev = cupy.cuda.Device()
     return f"cuda:{dev.id} ({cupy.cuda.runtime.getDeviceProperties(dev.id)['name'].decode()})"
 
