@@ -228,3 +228,12 @@ def test_other_estimators_refuse_strict_arrays(dispatch, cls):
     X, y, _ = make_problem("m>n", "single", "squared", 0)
     with pytest.raises(TypeError, match=f"{cls.__name__} supports NumPy input only"):
         cls(2).fit(strict(X), strict(y))
+
+
+@pytest.mark.parametrize("outputs", ["single", "multi"])
+def test_a_strict_path_scores_new_data_in_its_namespace(outputs):
+    X, y, alpha = make_problem("m>n", outputs, "squared", 5)
+    Xt = np.random.default_rng(0).normal(size=(5, X.shape[1]))
+    ref = greedy_rls(X, y, K, alpha, bias=1.0).decision_path(Xt)
+    got = greedy_rls(strict(X), strict(y), K, alpha, bias=1.0).decision_path(strict(Xt))
+    np.testing.assert_allclose(host(got), ref, rtol=1e-8, atol=1e-10)

@@ -59,3 +59,17 @@ def test_device_must_be_cpu_or_cuda():
     schema = yaml.safe_load((REPO / "workflow" / "schemas" / "main.schema.yaml").read_text())
     assert schema["properties"]["device"]["enum"] == ["cpu", "cuda"]
     assert schema["properties"]["device"]["default"] == "cpu"
+
+
+def test_a_cuda_job_moves_only_greedy_rls_to_the_gpu():
+    import numpy as np
+
+    from rlsbench.benchmark.methods import get_method
+    from rlsbench.benchmark.protocol import _on_device
+
+    X, Y = np.ones((4, 3)), np.ones(4)
+    assert _on_device(get_method("lowrank_lssvm"), {"device": "cuda"}, X, Y) == (X, Y, "cpu")
+    assert get_method("greedy_rls").tags["array_api"] is True
+    if NO_GPU is not None:  # the job checks again where it runs
+        with pytest.raises(RuntimeError, match=r"config key main\.device: 'cuda' here, but"):
+            _on_device(get_method("greedy_rls"), {"device": "cuda"}, X, Y)
