@@ -213,9 +213,11 @@ def test_greedy_estimator_fits_strict_arrays_and_keeps_them(dispatch, task):
     with sklearn.config_context(array_api_dispatch=False):
         ref = GreedyRLS(4, alpha="loo").fit(X, y)
     est = GreedyRLS(4, alpha="loo").fit(strict(X), strict(y))
-    np.testing.assert_array_equal(est.selected_, ref.selected_)
+    for name in ("coef_", "selected_", "loo_path_", "loo_mse_path_"):  # kept in the namespace
+        assert isinstance(getattr(est, name), type(strict(X))), name
+    np.testing.assert_array_equal(host(est.selected_), ref.selected_)
+    np.testing.assert_allclose(host(est.loo_path_), ref.loo_path_, rtol=1e-8)
     assert est.alpha_ == ref.alpha_
-    assert isinstance(est.coef_, type(strict(X)))
     np.testing.assert_allclose(host(est.coef_), ref.coef_, rtol=1e-8, atol=1e-12)
     np.testing.assert_allclose(host(est.intercept_), ref.intercept_, rtol=1e-8, atol=1e-12)
     pred = est.predict(strict(X))
@@ -237,3 +239,35 @@ def test_a_strict_path_scores_new_data_in_its_namespace(outputs):
     ref = greedy_rls(X, y, K, alpha, bias=1.0).decision_path(Xt)
     got = greedy_rls(strict(X), strict(y), K, alpha, bias=1.0).decision_path(strict(Xt))
     np.testing.assert_allclose(host(got), ref, rtol=1e-8, atol=1e-10)
+
+
+SKLEARN_CHECKS = """
+from sklearn.utils.estimator_checks import (
+    check_array_api_input,
+    check_array_api_same_namespace,
+)
+from rlsbench.benchmark.estimators import GreedyRLS
+
+for est in (GreedyRLS(), GreedyRLS(alpha="loo", criterion="zero_one")):
+    for dtype in ("float64", "float32"):
+        check_array_api_input(
+            "GreedyRLS", est, "array_api_strict", device_name="CPU_DEVICE", dtype_name=dtype
+        )
+    check_array_api_same_namespace("GreedyRLS", est, "array_api_strict")
+print("ok")
+"""
+
+
+def test_scikit_learn_array_api_checks_pass():
+    """scikit-learn's own checks of an array-API estimator (they need SCIPY_ARRAY_API=1 before
+    scipy is imported, hence the subprocess)."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, SCIPY_ARRAY_API="1")
+    proc = subprocess.run(
+        [sys.executable, "-c", SKLEARN_CHECKS], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.strip() == "ok"

@@ -29,6 +29,14 @@ from rlsbench.numerics.selection.lowrank import DEFAULT_MAX_MEMORY_BYTES
 
 __all__ = ["GreedyRLS", "LowRankLSSVM", "WrapperRLS", "RandomSelector", "DEFAULT_ALPHAS"]
 
+try:  # scikit-learn >= 1.8: the error of a predict/transform in another array namespace
+    from sklearn.utils._array_api import check_same_namespace as _check_same_namespace
+except ImportError:  # pragma: no cover - older scikit-learn: no such check
+
+    def _check_same_namespace(X, estimator, *, attribute, method):
+        return None
+
+
 #: λ grid of ``alpha="loo"`` when ``alphas`` is None: 2^-15 … 2^15.
 DEFAULT_ALPHAS = 2.0 ** np.arange(-15, 16)
 
@@ -163,6 +171,9 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         weights = path.coef_path[-1, ...]  # (k,) or (k, t)
         if xp is not None:
             self._set_weights_xp(X, path, weights, xp)
+            # every fitted array in the input's namespace and device (scikit-learn's rule)
+            for name in ("selected_", "loo_path_", "loo_mse_path_"):
+                setattr(self, name, xp.asarray(getattr(self, name), device=device(X)))
             return self
         if weights.ndim == 1:
             self.coef_ = np.zeros(X.shape[1])
@@ -187,10 +198,50 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         self.coef_ = coef if coef.ndim == 1 else coef.T
         self.intercept_ = path.intercept_path[-1, ...]
 
+    def transform(self, X):
+        """The selected columns of ``X`` (in the order of the columns, not of selection).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        array of shape (n_samples, n_selected)
+        """
+        check_is_fitted(self)
+        _check_same_namespace(X, self, attribute="coef_", method="transform")
+        return super().transform(X)
+
+    def inverse_transform(self, X):
+        """Columns of ``X`` put back at the selected positions, zeros elsewhere.
+
+        Parameters
+        ----------
+        X : array of shape (n_samples, n_selected)
+
+        Returns
+        -------
+        array of shape (n_samples, n_features)
+        """
+        check_is_fitted(self)
+        _check_same_namespace(X, self, attribute="coef_", method="inverse_transform")
+        xp = self._namespace(X)
+        if xp is None:
+            return super().inverse_transform(X)
+        # scikit-learn's version allocates with NumPy; a one-hot product scatters on the device
+        dev = device(X)
+        cols = xp.asarray(np.flatnonzero(self._get_support_mask()), device=dev)
+        onehot = xp.astype(
+            cols[:, None] == xp.arange(self.n_features_in_, dtype=cols.dtype, device=dev)[None, :],
+            X.dtype,
+        )
+        return X @ onehot
+
     def _get_support_mask(self):
         check_is_fitted(self)
         mask = np.zeros(self.n_features_in_, dtype=bool)
-        mask[self.selected_] = True
+        mask[to_numpy(self.selected_)] = True
         return mask
 
     # -- prediction ------------------------------------------------------------------
@@ -206,6 +257,7 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         ndarray of shape (n_samples,) or (n_samples, n_targets)
         """
         check_is_fitted(self)
+        _check_same_namespace(X, self, attribute="coef_", method="decision_function")
         xp = self._namespace(X)
         X = validate_data(self, X, dtype=np.float64 if xp is None else xp.float64, reset=False)
         if xp is not None and self.coef_.ndim == 1:
@@ -223,6 +275,8 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples,) or (n_samples, n_targets)
         """
+        check_is_fitted(self)
+        _check_same_namespace(X, self, attribute="coef_", method="predict")
         scores = self.decision_function(X)
         if not hasattr(self, "classes_"):
             return scores
@@ -288,7 +342,8 @@ class GreedyRLS(_RLSSelector):
         mapped to ±1, one-vs-rest), everything else regression.
     backend : {"auto", "numba", "numpy", "array_api", "cuda"}, default="auto"
         Implementation (see :func:`rlsbench.numerics.selection.greedy_rls`); "auto" runs the
-        numba kernels on NumPy input and, on CUDA arrays, the numba-cuda kernels.
+        numba kernels on NumPy input and, on CUDA arrays, the numba-cuda kernels. "numba"
+        and "numpy" apply to NumPy input and mean "auto" for other arrays.
     n_jobs : int or None, default=None
         Threads of the numba kernel.
 
@@ -298,7 +353,8 @@ class GreedyRLS(_RLSSelector):
     ``sklearn.config_context(array_api_dispatch=True)`` (with ``SCIPY_ARRAY_API=1`` in the
     environment), ``fit`` takes CuPy arrays, PyTorch tensors (on ``cuda`` or the CPU) and any
     other array-API array, runs greedy RLS (and the LOO λ search) on their device, and keeps
-    ``coef_`` and ``intercept_`` there; ``selected_`` and the LOO paths are NumPy arrays.
+    its fitted arrays (``coef_``, ``intercept_``, ``selected_``, the LOO paths) there;
+    ``path_`` holds NumPy arrays but for its weights.
 
     Attributes
     ----------
@@ -360,6 +416,9 @@ class GreedyRLS(_RLSSelector):
         return tags
 
     def _select(self, X, Y, k, alpha):
+        backend = self.backend
+        if backend in ("numba", "numpy") and non_numpy_namespace(X) is not None:
+            backend = "auto"  # the CPU kernels' choice means nothing for other arrays
         return greedy_rls(
             X,
             Y,
@@ -367,7 +426,7 @@ class GreedyRLS(_RLSSelector):
             alpha,
             bias=self.bias,
             criterion=self.criterion,
-            backend=self.backend,
+            backend=backend,
             n_jobs=self.n_jobs,
         )
 
