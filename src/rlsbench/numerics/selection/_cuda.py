@@ -8,14 +8,17 @@ leave CI with nothing to run.
 
 One round of :class:`CudaScorer` (the array-API loop of ``greedy._greedy_rls_xp`` calls it):
 
-1. ``_score_kernel``: one read of the cache ``C`` (m, n), stored sample-major like X. Block
-   (32 columns × 8 row lanes) over a tile of rows: each thread applies the pending rank-one
-   updates ``c_ij ← c_ij - Σ_q U[j, q] W[i, q]`` (in registers; stored back only on a
-   write-back round, every :data:`MAX_PENDING` rounds), and sums the squared LOO residuals
-   (and zero-one errors) of its column over its rows (eq. 14-17 and eq. 8, see ``_scoring``).
-   The 8 lanes are added in a fixed order in shared memory and the block writes one partial
-   sum per column and row tile. Warps read 32 consecutive doubles of a row: coalesced.
-2. ``_reduce_kernel``: the row tiles' partial sums of each column added in a fixed order.
+1. the scoring kernel (:func:`_score_kernel` compiles one per case: number of pending
+   updates, write-back or not, one output or several, zero-one errors or not): one read of
+   the cache ``C`` (m, n), stored sample-major like X. Blocks of 32 × 8 threads over a tile of
+   rows; a thread owns :data:`COLS_PER_THREAD` columns 32 apart (a warp's loads are 32
+   consecutive doubles of a row: coalesced; four independent loads in flight per thread) and
+   every 8th row of the tile. It applies the pending rank-one updates
+   ``c_ij ← c_ij - Σ_q U[j, q] W[i, q]`` in registers (stored back only on a write-back
+   round, every :data:`MAX_PENDING` rounds) and sums the squared LOO residuals (and zero-one
+   errors) of its columns (eq. 14-17 and eq. 8, see ``_scoring``). The 8 row lanes are added
+   in lane order in shared memory; the block writes one partial sum per column and row tile.
+2. ``reduce_kernel``: the row tiles' partial sums of each column added in a fixed order.
    The number of row tiles depends on (m, n) only, so the sums, hence the selections, do not
    depend on scheduling or on the GPU model.
 3. (in the caller) ``w = Xᵀ c_b`` by one GEMV (cuBLAS through the array library).
