@@ -271,3 +271,12 @@ def test_scikit_learn_array_api_checks_pass():
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout.strip() == "ok"
+
+
+def test_numpy_only_functions_refuse_other_arrays_in_one_line():
+    from rlsbench.numerics.rls import fit_rls, loo_residuals
+
+    X, y, _ = make_problem("m>n", "single", "squared", 0)
+    for f in (fit_rls, loo_residuals):
+        with pytest.raises(TypeError, match=r"^X: NumPy input only here; greedy_rls, the LOO"):
+            f(strict(X), y, 1.0)
