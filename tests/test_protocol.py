@@ -293,3 +293,22 @@ def test_report_jobs_run_on_files_without_snakemake(tmp_path):
     assert pd.read_csv(out["c.csv"])["runs"].min() >= 1
     for png in ("t.png", "l.png"):
         assert (tmp_path / png).read_bytes()[:4] == b"\x89PNG"
+
+
+def test_the_protocol_can_leave_the_features_unscaled():
+    """``main.standardize: false`` feeds the selectors the features as the dataset gives them
+    (the greedy RLS paper states no scaling); the default standardises by the training split."""
+    from types import SimpleNamespace
+
+    from rlsbench.benchmark.protocol import _fold_data
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(5.0, 3.0, size=(40, 3))
+    data = SimpleNamespace(X=X, y=np.repeat([0, 1], 20), task="binary")
+    main = {"n_folds": 4, "cv_seed": 0}
+    train, test = cv_splits(data.y, "binary", 4, 0)[0]
+    raw_train, _, raw_test, _ = _fold_data(data, 0, {**main, "standardize": False})
+    np.testing.assert_array_equal(raw_train, X[train])
+    np.testing.assert_array_equal(raw_test, X[test])
+    std_train, _, _, _ = _fold_data(data, 0, main)
+    np.testing.assert_allclose(std_train.mean(axis=0), 0.0, atol=1e-12)

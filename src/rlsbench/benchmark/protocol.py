@@ -289,7 +289,11 @@ def feasibility(method, m, n, k, t, *, memory_budget_mb, time_budget_s, flops_pe
 def _fold_data(dataset, fold, main):
     splits = cv_splits(dataset.y, dataset.task, main["n_folds"], main["cv_seed"])
     train, test = splits[fold]
-    X_train, X_test = standardize(dataset.X[train], dataset.X[test])
+    if main.get("standardize", True):
+        X_train, X_test = standardize(dataset.X[train], dataset.X[test])
+    else:  # the features as the dataset gives them (the greedy RLS paper states no scaling)
+        X_train = np.asarray(dataset.X[train], dtype=np.float64)
+        X_test = np.asarray(dataset.X[test], dtype=np.float64)
     Y = encode_targets(dataset.y, dataset.task)
     return X_train, Y[train], X_test, Y[test]
 
