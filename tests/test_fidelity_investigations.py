@@ -109,9 +109,34 @@ def test_every_contradicting_item_and_claim_of_the_committed_results_has_a_cause
     rows = committed_ledger[committed_ledger["paper"] == paper]
     missing = unexplained(rows)
     assert missing.empty, "contradicting without an investigation: " + "; ".join(
-        f"{r.level} {r.claim_id or r.item} ({r.dataset or 'all'})"
+        f"{r.level} {r.claim_id or r.item} ({r.row or r.dataset or 'all'})"
         for r in missing.itertuples(index=False)
     )
+
+
+def test_a_claim_investigation_reaches_the_ledger_row_of_its_scope():
+    """The ledger names a claim's scope in ``row``: an investigation restricted to a dataset
+    reaches that claim row, not the claim's other scopes."""
+    ledger = _ledger(
+        [
+            ("claim", "sunyao", "Table 1", "", "S1", "contradicts"),
+            ("claim", "sunyao", "Table 1", "", "S1", "contradicts"),
+        ]
+    ).assign(row=["ozone", "abalone"])
+    inv = as_frame(
+        [
+            dict(
+                paper="sunyao",
+                scope="S1",
+                dataset="ozone",
+                cause="data",
+                finding="a ninth input",
+                evidence="run C",
+            )
+        ]
+    )
+    out = attach(ledger, inv)
+    assert out["cause"].tolist() == ["data: a ninth input", ""]
 
 
 def test_the_check_sees_a_contradicting_claim_without_a_cause():
