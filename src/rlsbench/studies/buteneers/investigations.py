@@ -511,6 +511,8 @@ def main(argv=None):
         **command,
         **provenance(dict(settings, config_section=section), int(section.get("seed", 0))),
     }
+    # the rows' own seed (repeats: one per row) is data, not the config's seed
+    prov = {k: v for k, v in prov.items() if k not in frame.columns}
     write_csv(with_provenance(frame, prov), out / f"{args.which}.csv", float_format="%.6g")
     write_csv(with_provenance(claims, prov), out / f"{args.which}_claims.csv")
     try:
