@@ -8,7 +8,6 @@ import pandas as pd
 import pytest
 
 from rlsbench.studies.fidelity import ITEMS, build_ledger
-
 from rlsbench.studies.fidelity.investigations import (
     CAUSES,
     as_frame,
