@@ -62,7 +62,5 @@ rule all:
 if workflow.is_main_process:
     from rlsbench.studies.plan import describe
 
-    _sections = dict(
-        main=MAIN, scaling=SCALING, buteneers=BUTENEERS, ramona=RAMONA, sunyao=SUNYAO
-    )
+    _sections = dict(main=MAIN, scaling=SCALING, buteneers=BUTENEERS, ramona=RAMONA, sunyao=SUNYAO)
     print(describe(config, _sections, DATASET_REGISTRY), file=sys.stderr)

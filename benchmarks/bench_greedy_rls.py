@@ -43,8 +43,10 @@ import tracemalloc
 import warnings
 
 import numpy as np
+import pandas as pd
 from threadpoolctl import threadpool_limits
 
+from rlsbench.benchmark import tables
 from rlsbench.benchmark._io import atomic_write_text
 from rlsbench.benchmark.protocol import loo_decision_path
 from rlsbench.numerics.rls import choose_alpha
@@ -383,15 +385,19 @@ def markdown_table(fig):
         f"squared LOO; {fig['cpus']} CPUs, load average {fig['load_average'][0]:.2f} → "
         f"{fig['load_average'][1]:.2f}; Python {fig['python']}, numpy {fig['numpy']}.",
         "",
-        "| implementation | run on | measured (s) | at full size (s) | × rlsbench (2 threads) "
-        "| how | same selection |",
-        "|---|---|---:|---:|---:|---|---|",
     ]
-    for r in fig["rows"]:
-        lines.append(
-            f"| {r['name']} | {r['size']} | {r['measured']:.3g} | {r['full']:.3g} | "
-            f"{r['full'] / t_ref:.3g} | {r['how']} | {r['agrees']} |"
-        )
+    rows = pd.DataFrame(
+        {
+            "implementation": [r["name"] for r in fig["rows"]],
+            "run on": [r["size"] for r in fig["rows"]],
+            "measured (s)": [f"{r['measured']:.3g}" for r in fig["rows"]],
+            "at full size (s)": [f"{r['full']:.3g}" for r in fig["rows"]],
+            "× rlsbench (2 threads)": [f"{r['full'] / t_ref:.3g}" for r in fig["rows"]],
+            "how": [r["how"] for r in fig["rows"]],
+            "same selection": [r["agrees"] for r in fig["rows"]],
+        }
+    )
+    lines += tables.markdown_table(rows).splitlines()
     g2, g1 = fig["greedy"][2], fig["greedy"][1]
     lines += [
         "",

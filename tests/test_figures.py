@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
@@ -147,3 +148,24 @@ def test_no_part_saves_a_figure_but_through_save_figure():
         if re.search(r"\.savefig\(|plt\.subplots\(", line)
     ]
     assert not offenders, offenders
+
+
+def test_one_column_files_stack_the_panels_and_merge_their_legends(tmp_path):
+    fig, (left, right) = figures.subplots(1, 2)
+    for ax, methods in ((left, ("greedy_rls", "random")), (right, ("greedy_rls", "sfs"))):
+        for method in methods:
+            ax.plot([1, 2, 3], [1, 2, 4], label=method, **figures.method_style(method))
+        ax.legend()
+    left.set_ylabel("test accuracy (mean ± sd over folds and seeds)")
+    height = figures._one_column_layout(fig)
+    fig.set_size_inches(figures.ONE_COLUMN_IN, height)
+    fig.canvas.draw()
+    top, bottom = (ax.get_position() for ax in (left, right))
+    assert top.x0 == pytest.approx(bottom.x0) and top.y0 > bottom.y1  # one column
+    assert left.get_legend() is None and right.get_legend() is None
+    (legend,) = fig.legends
+    assert [t.get_text() for t in legend.get_texts()] == ["greedy_rls", "random", "sfs"]
+    assert legend.get_window_extent().y1 <= right.get_tightbbox().y0 + 1  # below the panels
+    assert left.get_ylabel() == "test accuracy\n(mean ± sd over folds and seeds)"
+    assert height > 2 * figures.ONE_COLUMN_PANEL_IN
+    plt.close(fig)

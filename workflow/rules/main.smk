@@ -5,10 +5,16 @@
 # table, the λ chosen per fold, curves, run times, summary, the paper's checks and figures.
 #   snakemake main_all --cores 2                                  (embedded default)
 #   snakemake main_publish --cores 1 --configfile config/paper.yaml   (-> results/paper/main)
+import shutil
+
 from rlsbench.benchmark.protocol import alpha_settings, job_settings
 from rlsbench.studies.main import config as main_config
 
 MAIN = part_section("main", main_config.check)
+# main.device: cuda needs a GPU where the selection jobs run: checked now when they run here;
+# on a cluster's submitting node (sbatch on the PATH) the job checks where it lands instead
+if MAIN and workflow.is_main_process and shutil.which("sbatch") is None:
+    main_config.check_device(MAIN)
 MAIN_DIR = f"{RUNDIR}/main"
 MAIN_OUTPUTS = [f"{MAIN_DIR}/{name}" for name in main_config.outputs(MAIN)]
 MAIN_TARGETS = MAIN_OUTPUTS if MAIN else []

@@ -6,8 +6,9 @@
 #                    LaTeX file fitted to a two-column page (x.md -> x.tex, published);
 #                    rlsbench.benchmark.views
 #   report_overview  {RUNDIR}/report/overview.html: what the run found (fidelity verdicts,
-#                    speed-ups, best accuracy per dataset); the report's first page
-#                    (workflow/report/workflow.rst) and its category "At a glance";
+#                    speed-ups, best accuracy per dataset), the report's category "At a
+#                    glance"; and first_page.html, its answers as the fragment that the
+#                    report's landing page shows (workflow/report/workflow.rst);
 #                    rlsbench.studies.overview
 # A part's views rule is fed by the part's list of outputs, so a table a part adds gets a view
 # and a LaTeX file without a change here (with the generic caption unless one is named below).
@@ -126,11 +127,14 @@ def view_output(part, table):
     """The HTML view of ``table``, flagged for the report with its caption."""
     category = REPORT_PARTS[part][0]
     caption, subcategory, _ = _view_spec(part, table)
+    # the report lists a result by its labels (else by its whole path)
+    name = os.path.splitext(table.removeprefix(f"{RUNDIR}/{part}/"))[0]
     return report(
         view_path(table),
         caption=f"../report/{caption}",
         category=category,
         subcategory=subcategory,
+        labels={"table": name},
     )
 
 
@@ -183,7 +187,9 @@ OVERVIEW_INPUTS = {
     if enabled
 }
 OVERVIEW = f"{RUNDIR}/report/overview.html"
-REPORT_TARGETS = REPORT_VIEW_FILES + ([OVERVIEW] if OVERVIEW_INPUTS else [])
+# The landing page's fragment; workflow/report/workflow.rst finds it beside overview.html.
+FIRST_PAGE = f"{RUNDIR}/report/first_page.html"
+REPORT_TARGETS = REPORT_VIEW_FILES + ([OVERVIEW, FIRST_PAGE] if OVERVIEW_INPUTS else [])
 
 
 rule report_overview:
@@ -194,7 +200,9 @@ rule report_overview:
             OVERVIEW,
             caption="../report/overview.rst",
             category="At a glance",
+            labels={"page": "what this run found"},
         ),
+        first_page=FIRST_PAGE,
     log:
         f"{RUNDIR}/report/logs/overview.log",
     conda:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
+from array_api_compat import device
+from sklearn import get_config
 from sklearn.base import BaseEstimator, _fit_context
 from sklearn.feature_selection import SelectorMixin
 from sklearn.preprocessing import LabelBinarizer
@@ -19,12 +21,21 @@ from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from rlsbench.numerics._array_api import non_numpy_namespace, to_numpy
 from rlsbench.numerics._validation import check_k
 from rlsbench.numerics.rls import choose_alpha
 from rlsbench.numerics.selection import greedy_rls, lowrank_lssvm, ridge_path, wrapper
 from rlsbench.numerics.selection.lowrank import DEFAULT_MAX_MEMORY_BYTES
 
 __all__ = ["GreedyRLS", "LowRankLSSVM", "WrapperRLS", "RandomSelector", "DEFAULT_ALPHAS"]
+
+try:  # scikit-learn >= 1.8: the error of a predict/transform in another array namespace
+    from sklearn.utils._array_api import check_same_namespace as _check_same_namespace
+except ImportError:  # pragma: no cover - older scikit-learn: no such check
+
+    def _check_same_namespace(X, estimator, *, attribute, method):
+        return None
+
 
 #: λ grid of ``alpha="loo"`` when ``alphas`` is None: 2^-15 … 2^15.
 DEFAULT_ALPHAS = 2.0 ** np.arange(-15, 16)
@@ -63,9 +74,23 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         self.bias = bias
         self.task = task
 
+    #: Whether ``fit`` takes arrays of other array-API libraries (CuPy, PyTorch) under
+    #: ``sklearn.config_context(array_api_dispatch=True)``; only greedy RLS has such a path.
+    _array_api_support = False
+
     # -- hooks -------------------------------------------------------------------------
     def _select(self, X, Y, k, alpha):  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def _namespace(self, X):
+        """The array-API namespace of ``X`` under ``array_api_dispatch`` (None: NumPy code)."""
+        xp = non_numpy_namespace(X) if get_config()["array_api_dispatch"] else None
+        if xp is not None and not self._array_api_support:
+            raise TypeError(
+                f"{type(self).__name__} supports NumPy input only; GreedyRLS (greedy_rls) runs "
+                f"on other array libraries (got {type(X).__module__}.{type(X).__name__})"
+            )
+        return xp
 
     # -- fitting ---------------------------------------------------------------------
     def _is_classification(self, y):
@@ -121,12 +146,22 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         -------
         self
         """
+        xp = self._namespace(X)
         X, y = validate_data(
-            self, X, y, dtype=np.float64, multi_output=True, ensure_min_samples=2, y_numeric=False
+            self,
+            X,
+            y,
+            dtype=np.float64 if xp is None else xp.float64,
+            multi_output=True,
+            ensure_min_samples=2,
+            y_numeric=False,
         )
         if hasattr(self, "classes_"):
             del self.classes_
-        Y = self._encode_targets(y)
+        if xp is None:
+            Y = self._encode_targets(y)
+        else:  # labels are encoded on the host (m values); X stays on its device
+            Y = xp.asarray(self._encode_targets(to_numpy(y)), device=device(X))
         k = self._n_features(X.shape[1])
         if self.alpha == "loo":
             alphas = DEFAULT_ALPHAS if self.alphas is None else self.alphas
@@ -139,7 +174,13 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         self.selected_ = path.selected.copy()
         self.loo_path_ = path.criterion.copy()
         self.loo_mse_path_ = path.loo_mse.copy()
-        weights = path.coef_path[-1]  # (k,) or (k, t)
+        weights = path.coef_path[-1, ...]  # (k,) or (k, t)
+        if xp is not None:
+            self._set_weights_xp(X, path, weights, xp)
+            # every fitted array in the input's namespace and device (scikit-learn's rule)
+            for name in ("selected_", "loo_path_", "loo_mse_path_"):
+                setattr(self, name, xp.asarray(getattr(self, name), device=device(X)))
+            return self
         if weights.ndim == 1:
             self.coef_ = np.zeros(X.shape[1])
             self.coef_[self.selected_] = weights
@@ -150,10 +191,63 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         self.intercept_ = float(intercept) if np.ndim(intercept) == 0 else intercept.copy()
         return self
 
+    def _set_weights_xp(self, X, path, weights, xp):
+        """``coef_`` and ``intercept_`` in the namespace and on the device of X: the selected
+        weights scattered by a one-hot product (the standard has no scatter)."""
+        n = X.shape[1]
+        dev = device(X)
+        sel = xp.asarray(np.asarray(self.selected_, dtype=np.int64), device=dev)
+        onehot = xp.astype(
+            xp.arange(n, dtype=xp.int64, device=dev)[:, None] == sel[None, :], X.dtype
+        )
+        coef = onehot @ weights  # (n,) or (n, t): each row one weight or zero
+        self.coef_ = coef if coef.ndim == 1 else coef.T
+        self.intercept_ = path.intercept_path[-1, ...]
+
+    def transform(self, X):
+        """The selected columns of ``X`` (in the order of the columns, not of selection).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        array of shape (n_samples, n_selected)
+        """
+        check_is_fitted(self)
+        _check_same_namespace(X, self, attribute="coef_", method="transform")
+        return super().transform(X)
+
+    def inverse_transform(self, X):
+        """Columns of ``X`` put back at the selected positions, zeros elsewhere.
+
+        Parameters
+        ----------
+        X : array of shape (n_samples, n_selected)
+
+        Returns
+        -------
+        array of shape (n_samples, n_features)
+        """
+        check_is_fitted(self)
+        _check_same_namespace(X, self, attribute="coef_", method="inverse_transform")
+        xp = self._namespace(X)
+        if xp is None:
+            return super().inverse_transform(X)
+        # scikit-learn's version allocates with NumPy; a one-hot product scatters on the device
+        dev = device(X)
+        cols = xp.asarray(np.flatnonzero(self._get_support_mask()), device=dev)
+        onehot = xp.astype(
+            cols[:, None] == xp.arange(self.n_features_in_, dtype=cols.dtype, device=dev)[None, :],
+            X.dtype,
+        )
+        return X @ onehot
+
     def _get_support_mask(self):
         check_is_fitted(self)
         mask = np.zeros(self.n_features_in_, dtype=bool)
-        mask[self.selected_] = True
+        mask[to_numpy(self.selected_)] = True
         return mask
 
     # -- prediction ------------------------------------------------------------------
@@ -169,7 +263,11 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         ndarray of shape (n_samples,) or (n_samples, n_targets)
         """
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        _check_same_namespace(X, self, attribute="coef_", method="decision_function")
+        xp = self._namespace(X)
+        X = validate_data(self, X, dtype=np.float64 if xp is None else xp.float64, reset=False)
+        if xp is not None and self.coef_.ndim == 1:
+            return X @ self.coef_ + self.intercept_
         return X @ self.coef_.T + self.intercept_
 
     def predict(self, X):
@@ -183,9 +281,17 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples,) or (n_samples, n_targets)
         """
+        check_is_fitted(self)
+        _check_same_namespace(X, self, attribute="coef_", method="predict")
         scores = self.decision_function(X)
         if not hasattr(self, "classes_"):
             return scores
+        xp = non_numpy_namespace(scores)
+        if xp is not None:  # class indices on the device; labels mapped there when numeric
+            idx = xp.astype(scores > 0, xp.int64) if scores.ndim == 1 else xp.argmax(scores, axis=1)
+            if self.classes_.dtype.kind in "biuf":
+                return xp.take(xp.asarray(self.classes_, device=device(scores)), idx)
+            return self.classes_[to_numpy(idx)]
         if scores.ndim == 1:
             return self.classes_[(scores > 0).astype(int)]
         return self.classes_[np.argmax(scores, axis=1)]
@@ -240,9 +346,21 @@ class GreedyRLS(_RLSSelector):
     task : {"auto", "classification", "regression"}, default="auto"
         "auto": binary targets and non-float multiclass labels are classification (labels
         mapped to ±1, one-vs-rest), everything else regression.
-    backend : {"auto", "numba", "numpy"}, default="auto"
+    backend : {"auto", "numba", "numpy", "array_api", "cuda"}, default="auto"
+        Implementation (see :func:`rlsbench.numerics.selection.greedy_rls`); "auto" runs the
+        numba kernels on NumPy input and, on CUDA arrays, the numba-cuda kernels. "numba"
+        and "numpy" apply to NumPy input and mean "auto" for other arrays.
     n_jobs : int or None, default=None
         Threads of the numba kernel.
+
+    Notes
+    -----
+    Follows scikit-learn's array API support: inside
+    ``sklearn.config_context(array_api_dispatch=True)`` (with ``SCIPY_ARRAY_API=1`` in the
+    environment), ``fit`` takes CuPy arrays, PyTorch tensors (on ``cuda`` or the CPU) and any
+    other array-API array, runs greedy RLS (and the LOO λ search) on their device, and keeps
+    its fitted arrays (``coef_``, ``intercept_``, ``selected_``, the LOO paths) there;
+    ``path_`` holds NumPy arrays but for its weights.
 
     Attributes
     ----------
@@ -270,9 +388,10 @@ class GreedyRLS(_RLSSelector):
 
     _parameter_constraints: dict = {
         **_RLSSelector._parameter_constraints,
-        "backend": [StrOptions({"auto", "numba", "numpy"})],
+        "backend": [StrOptions({"auto", "numba", "numpy", "array_api", "cuda"})],
         "n_jobs": [None, Interval(Integral, 1, None, closed="left")],
     }
+    _array_api_support = True
 
     def __init__(
         self,
@@ -297,7 +416,15 @@ class GreedyRLS(_RLSSelector):
         self.backend = backend
         self.n_jobs = n_jobs
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.array_api_support = True
+        return tags
+
     def _select(self, X, Y, k, alpha):
+        backend = self.backend
+        if backend in ("numba", "numpy") and non_numpy_namespace(X) is not None:
+            backend = "auto"  # the CPU kernels' choice means nothing for other arrays
         return greedy_rls(
             X,
             Y,
@@ -305,7 +432,7 @@ class GreedyRLS(_RLSSelector):
             alpha,
             bias=self.bias,
             criterion=self.criterion,
-            backend=self.backend,
+            backend=backend,
             n_jobs=self.n_jobs,
         )
 
@@ -313,7 +440,9 @@ class GreedyRLS(_RLSSelector):
 class LowRankLSSVM(_RLSSelector):
     """Low-rank updated LS-SVM feature selection (Ojeda et al.; Algorithm 2), O(km²n).
 
-    Same parameters and attributes as :class:`GreedyRLS` (without ``backend``/``n_jobs``),
+    Same parameters and attributes as :class:`GreedyRLS` (without ``backend``/``n_jobs``;
+    NumPy input only: a CuPy or PyTorch array raises ``TypeError``, only GreedyRLS runs on
+    other array libraries),
     plus
 
     Parameters
@@ -363,7 +492,9 @@ class LowRankLSSVM(_RLSSelector):
 class WrapperRLS(_RLSSelector):
     """Standard wrapper forward selection with RLS (Algorithm 1).
 
-    Same parameters and attributes as :class:`GreedyRLS` (without ``backend``/``n_jobs``),
+    Same parameters and attributes as :class:`GreedyRLS` (without ``backend``/``n_jobs``;
+    NumPy input only: a CuPy or PyTorch array raises ``TypeError``, only GreedyRLS runs on
+    other array libraries),
     plus
 
     Parameters
@@ -405,7 +536,8 @@ class WrapperRLS(_RLSSelector):
 class RandomSelector(_RLSSelector):
     """Random feature selection with the RLS model on the drawn features (sanity baseline).
 
-    Same parameters and attributes as :class:`GreedyRLS` (without ``backend``/``n_jobs``);
+    Same parameters and attributes as :class:`GreedyRLS` (without ``backend``/``n_jobs``;
+    NumPy input only, as the other selectors but GreedyRLS);
     ``criterion`` only defines ``loo_path_``. Plus
 
     Parameters

@@ -13,10 +13,9 @@ written by :func:`save_figure`, which writes the files of :func:`figure_files`:
 ``<name>_1col.svg``       one-column width, vector
 ========================  ==========================================================
 
-The one-column files are the same figure re-laid out at 3.5 in (fonts keep their size in
-points, the axes shrink), so they suit figures of one or two panels; a grid of panels is
-meant for the two-column width. All files are written atomically and carry no date, so the
-same data give the same files.
+The one-column files are the same figure re-laid out at 3.5 in: fonts keep their size in
+points, the panels are stacked in one column and their legends merged into one below them.
+All files are written atomically and carry no date, so the same data give the same files.
 
 A method has the same colour and marker in every figure (:data:`METHOD_STYLES`, which names
 every method of every part; :func:`method_style`); a method no part knows, such as a plugin's,
@@ -25,6 +24,7 @@ gets a colour and marker derived from its name (the same in every run).
 
 from __future__ import annotations
 
+import math
 import zlib
 from collections.abc import Iterable
 
@@ -199,11 +199,60 @@ def figure_files(png) -> list[str]:
     return [stem + suffix for suffix in FIGURE_SUFFIXES]
 
 
-def _one_column_height(fig) -> float:
-    # Same aspect as the two-column figure, but never lower than 2.4 in: one panel's tick
-    # labels, axis label and legend need that much at 8-9 pt.
-    width, height = fig.get_size_inches()
-    return max(ONE_COLUMN_IN * height / width, 2.4)
+#: Height of one panel of a one-column figure, inches (tick labels, axis label, title).
+ONE_COLUMN_PANEL_IN = 2.3
+#: Height of one row of a legend below the panels of a one-column figure, inches.
+_LEGEND_ROW_IN = 0.17
+# at 3.5 in and the theme's fonts: the longest legend label of a two-column legend, and the
+# longest y label on one line beside a panel
+_ONE_COLUMN_LEGEND_CHARS = 24
+_ONE_COLUMN_YLABEL_CHARS = 26
+
+
+def _one_column_layout(fig) -> float:
+    """Re-lay ``fig`` out for one column and return its height in inches.
+
+    At 3.5 in, panels side by side and legends inside the axes leave no room for the data:
+    the panels are stacked in one column (reading order), the legends of the panels are
+    merged (one entry per label) into one legend below them (two entries a row where they
+    fit), and a long y label breaks before its bracket.
+    """
+    panels = [ax for ax in fig.axes if ax.get_subplotspec() is not None]
+    entries: dict[str, object] = {}
+    for ax in panels:
+        legend = ax.get_legend()
+        if legend is None:
+            continue
+        handles, labels = ax.get_legend_handles_labels()
+        if not labels:  # a legend made from explicit handles
+            handles = legend.legend_handles
+            labels = [t.get_text() for t in legend.get_texts()]
+        for handle, label in zip(handles, labels):
+            entries.setdefault(label, handle)
+        legend.remove()
+    for ax in panels:
+        # a y label longer than a panel is high breaks before its bracket
+        label = ax.get_ylabel()
+        if len(label) > _ONE_COLUMN_YLABEL_CHARS and " (" in label:
+            head, _, tail = label.rpartition(" (")
+            ax.set_ylabel(f"{head}\n({tail}")
+    if len(panels) > 1:
+        grid = fig.add_gridspec(len(panels), 1)
+        for i, ax in enumerate(panels):
+            ax.set_subplotspec(grid[i, 0])
+    # two entries a row when they fit in half the width
+    short = all(len(label) <= _ONE_COLUMN_LEGEND_CHARS for label in entries)
+    ncols = 2 if len(entries) > 3 and short else 1 if len(entries) > 3 else max(len(entries), 1)
+    if entries:
+        fig.legend(
+            list(entries.values()),
+            list(entries),
+            loc="outside lower center",
+            ncols=ncols,
+            frameon=False,
+        )
+    rows = math.ceil(len(entries) / ncols)
+    return max(len(panels), 1) * ONE_COLUMN_PANEL_IN + rows * _LEGEND_ROW_IN + 0.1
 
 
 def save_figure(fig, png) -> list[str]:
@@ -230,11 +279,15 @@ def save_figure(fig, png) -> list[str]:
         text.set_wrap(True)  # long titles break into lines at the one-column width
     width, height = fig.get_size_inches()
     two_column = (TWO_COLUMN_IN, TWO_COLUMN_IN * height / width)
+    one_column = None
+    # the two-column files first: the one-column layout changes the figure
     for path, (suffix, target_width) in zip(files, FIGURE_SUFFIXES.items(), strict=True):
         if target_width == TWO_COLUMN_IN:
             fig.set_size_inches(*two_column)
         else:
-            fig.set_size_inches(ONE_COLUMN_IN, _one_column_height(fig))
+            if one_column is None:
+                one_column = (ONE_COLUMN_IN, _one_column_layout(fig))
+            fig.set_size_inches(*one_column)
         fmt = suffix.rsplit(".", 1)[-1]
         # no date or software version in the files: the same figure gives the same bytes
         metadata = {"png": {"Software": None}, "pdf": {"CreationDate": None}}.get(

@@ -17,6 +17,7 @@ side on the job's threads (:mod:`rlsbench.benchmark.parallel`).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from sklearn.preprocessing import StandardScaler
 
 from rlsbench.benchmark.provenance import provenance
 from rlsbench.benchmark.timing import Stopwatch
+from rlsbench.numerics._array_api import to_numpy
 
 log = logging.getLogger(__name__)
 
@@ -323,6 +325,19 @@ def run_alpha_job(dataset, fold, main):
     return {"alpha": float(alpha), "alpha_index": index, "alpha_time_s": elapsed}
 
 
+def _on_device(method, main, X, Y):
+    """(X, Y, device name) for a job of ``main.device: cuda``: CuPy copies for a method that
+    runs on such arrays (greedy_rls), the NumPy arrays and "cpu" for the others."""
+    if not method.tags.get("array_api"):
+        return X, Y, "cpu"
+    from rlsbench.numerics.selection import _cuda
+
+    why = _cuda.gpu_unavailable_reason()
+    if why is not None:
+        raise RuntimeError(f"config key main.device: 'cuda' here, but {why}")
+    return _cuda.to_device(X), _cuda.to_device(Y), _cuda.device_name()
+
+
 def run_select_job(dataset, method_name, fold, seed, alpha_record, main, *, n_jobs=1):
     """Run one (dataset, method, fold, seed) of the protocol.
 
@@ -370,6 +385,8 @@ def run_select_job(dataset, method_name, fold, seed, alpha_record, main, *, n_jo
         "alpha_time_s": alpha_record["alpha_time_s"],
         **provenance(main, seed),
     }
+    if main.get("device", "cpu") == "cuda":  # provenance: where the selection ran
+        base["device"] = "cuda" if method.tags.get("array_api") else "cpu"
     if k > n:
         raise ValueError(f"main.k_max ({k}) exceeds the {n} features of {dataset.name!r}")
 
@@ -394,11 +411,14 @@ def run_select_job(dataset, method_name, fold, seed, alpha_record, main, *, n_jo
 
     # the budget check comes first: a skipped job never touches the data
     X_train, Y_train, X_test, Y_test = _fold_data(dataset, fold, main)
+    X_fit, Y_fit = X_train, Y_train
+    if main.get("device", "cpu") == "cuda":
+        X_fit, Y_fit, base["device"] = _on_device(method, main, X_train, Y_train)
 
     with Stopwatch() as clock:
         path = method.run(
-            X_train,
-            Y_train,
+            X_fit,
+            Y_fit,
             alpha=alpha_record["alpha"],
             k=k,
             criterion=main["criterion"],
@@ -407,6 +427,10 @@ def run_select_job(dataset, method_name, fold, seed, alpha_record, main, *, n_jo
             n_jobs=n_jobs,
         )
     fit_time = clock.wall_s
+    if X_fit is not X_train:  # weights back on the host: the rest of the protocol is NumPy
+        path = dataclasses.replace(
+            path, coef_path=to_numpy(path.coef_path), intercept_path=to_numpy(path.intercept_path)
+        )
     steps = path.n_steps
     if steps != k:
         raise RuntimeError(f"{method_name} returned {steps} steps, asked for k={k}")
@@ -470,6 +494,7 @@ JOB_KEYS = (
     "alphas",
     "criterion",
     "bias",
+    "standardize",
     "k_max",
     "k_max_per_dataset",
     "memory_budget_mb",
@@ -479,7 +504,7 @@ JOB_KEYS = (
 
 
 #: Keys of the ``main`` section the λ search depends on.
-ALPHA_KEYS = ("n_folds", "cv_seed", "alphas", "criterion", "bias")
+ALPHA_KEYS = ("n_folds", "cv_seed", "alphas", "criterion", "bias", "standardize")
 
 
 def alpha_settings(main):
@@ -488,8 +513,12 @@ def alpha_settings(main):
 
 
 def job_settings(main, dataset_name):
-    """The part of ``main`` that one dataset's jobs depend on (k caps of other sets dropped)."""
+    """The part of ``main`` that one dataset's jobs depend on (k caps of other sets dropped;
+    ``device`` only when it is not the default cpu, so CPU runs keep their settings and
+    provenance hashes)."""
     settings = {key: main[key] for key in JOB_KEYS if key in main}
+    if main.get("device", "cpu") != "cpu":
+        settings["device"] = main["device"]
     caps = settings.pop("k_max_per_dataset", {}) or {}
     if dataset_name in caps:
         settings["k_max_per_dataset"] = {dataset_name: caps[dataset_name]}

@@ -279,6 +279,8 @@ TEXT_HEIGHT_PT = 550.0
 TABCOLSEP_PT = 4.0
 #: Font size commands: (command, size in pt, baseline skip in pt).
 SIZES = {"small": (9.0, 11.0), "footnotesize": (8.0, 9.5), "scriptsize": (7.0, 8.0)}
+#: Columns at most this many em wide keep their width when wider ones wrap.
+NO_WRAP_EM = 5.0
 # Room a float needs besides its rows: caption (two lines), rules, separation.
 _FLOAT_EXTRA_PT = 80.0
 
@@ -326,6 +328,8 @@ def _columns(header: Sequence[Cell], rows: Sequence[Sequence[Cell]], size_pt, nu
             (text_width(w, size_pt, bold=c.bold) for c in cells for w in _words(c.text)),
             default=0.0,
         )
+        # a narrow column (a row label such as "t_fixed") is not worth a line break
+        minimum = max(minimum, min(natural, NO_WRAP_EM * size_pt))
         columns.append(_Column(natural, minimum, numeric[j]))
     return columns
 
@@ -580,9 +584,9 @@ _CSS = """
 .rlsbench-view summary { cursor: pointer; color: #364fc7; }
 .rlsbench-view pre { background: #f8f9fa; padding: .6em; font-size: .85em; overflow: auto; }
 .rlsbench-view .table-wrap { overflow-x: auto; margin: .5em 0 1em; }
-.rlsbench-view table { border-collapse: collapse; font-size: .9em; }
+.rlsbench-view table { border-collapse: collapse; font-size: .9em; width: max-content; }
 .rlsbench-view th, .rlsbench-view td { padding: .25em .6em; border-bottom: 1px solid #e4e7eb;
-  vertical-align: top; text-align: left; }
+  vertical-align: top; text-align: left; max-width: 36em; }
 .rlsbench-view thead th { position: sticky; top: 0; background: #e8edf3;
   border-bottom: 2px solid #9aa5b1; white-space: nowrap; }
 .rlsbench-view table.sortable thead th { cursor: pointer; }
@@ -691,7 +695,7 @@ def markdown_view(text: str, *, title: str, made: str = "") -> str:
     made : str
         HTML line saying how the table was made (:func:`made_line`).
     """
-    parts = []
+    parts, repeated = [], True
     for i, block in enumerate(markdown_blocks(text)):
         if isinstance(block, Table):
             frame = pd.DataFrame([[c.html for c in row] for row in block.rows])
@@ -701,7 +705,12 @@ def markdown_view(text: str, *, title: str, made: str = "") -> str:
                 _styled_html(frame, [c.html for c in block.header], block.numeric(), f"t{i}")
             )
         else:
-            parts.append(block.replace(f"<h1>{html.escape(title)}</h1>", "", 1))
+            # the page's title is the document's first heading: not shown twice
+            heading = re.match(r"\s*<h1>(.*?)</h1>\s*", block, re.S)
+            if repeated and heading and html.unescape(heading.group(1)).strip() == title:
+                block = block[heading.end() :]
+            repeated = False
+            parts.append(block)
     return page(title, "\n".join(parts), made=made)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+from array_api_compat import is_array_api_obj, is_numpy_array
 from sklearn.utils import check_array
 
 CRITERIA = ("squared", "zero_one")
@@ -16,7 +17,18 @@ CRITERIA = ("squared", "zero_one")
 
 def check_numeric(values, name, **check_array_kwargs):
     """``values`` as a finite float64 array (:func:`sklearn.utils.check_array`), refused with
-    a one-line message that starts with ``name`` (the parameter)."""
+    a one-line message that starts with ``name`` (the parameter).
+
+    Arrays of other array-API libraries (CuPy, PyTorch, ...) are refused with ``TypeError``:
+    the code that calls this check is NumPy-only (the functions that run on other libraries,
+    greedy RLS, the LOO λ grid and the LOO path, dispatch before it).
+    """
+    if is_array_api_obj(values) and not is_numpy_array(values):
+        raise TypeError(
+            f"{name}: NumPy input only here; greedy_rls, the LOO λ grid (loo_grid, "
+            "choose_alpha) and the LOO path (ridge_path) run on other array libraries "
+            f"(got {type(values).__module__}.{type(values).__name__})"
+        )
     if check_array_kwargs.get("ensure_2d", True) and np.ndim(values) != 2:
         # before check_array, whose message dumps the whole array over several lines
         raise ValueError(

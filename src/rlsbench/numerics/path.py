@@ -10,6 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from array_api_compat import device
+
+from rlsbench.numerics._array_api import non_numpy_namespace
 
 
 @dataclass(frozen=True)
@@ -56,15 +59,30 @@ class SelectionPath:
 
         Parameters
         ----------
-        X : ndarray of shape (n_samples, n_features)
+        X : array of shape (n_samples, n_features)
+            NumPy, or the array library of ``coef_path`` (a path fitted on a GPU scores
+            there).
 
         Returns
         -------
-        ndarray of shape (k, n_samples) or (k, n_samples, t)
+        array of shape (k, n_samples) or (k, n_samples, t)
         """
+        xp = non_numpy_namespace(X, self.coef_path)
+        if xp is not None:
+            return self._decision_path_xp(X, xp)
         X = np.asarray(X, dtype=np.float64)
         Xs = X[:, self.selected]  # (n_samples, k)
         if self.coef_path.ndim == 2:
             # Row s of coef_path is zero beyond s, so one product gives every step.
             return self.coef_path @ Xs.T + self.intercept_path[:, None]
         return np.einsum("skt,mk->smt", self.coef_path, Xs) + self.intercept_path[:, None, :]
+
+    def _decision_path_xp(self, X, xp):
+        coef = xp.asarray(self.coef_path)
+        dev = device(coef)
+        X = xp.asarray(X, device=dev)
+        Xs = xp.take(X, xp.asarray(np.asarray(self.selected, dtype=np.int64), device=dev), axis=1)
+        icpt = xp.asarray(self.intercept_path, device=dev)
+        if coef.ndim == 2:
+            return coef @ Xs.T + icpt[:, None]
+        return xp.sum(coef[:, None, :, :] * Xs[None, :, :, None], axis=2) + icpt[:, None, :]

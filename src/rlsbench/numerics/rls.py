@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.linalg
+from array_api_compat import device
 
+from rlsbench.numerics._array_api import check_X_y_xp, non_numpy_namespace
 from rlsbench.numerics._validation import (
     check_alpha,
     check_alphas,
@@ -220,8 +222,9 @@ def loo_grid(X, y, alphas, *, bias=0.0, criterion="squared"):
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features)
-    y : ndarray of shape (n_samples,) or (n_samples, n_targets)
+    X : array of shape (n_samples, n_features)
+        NumPy, or another array-API library's array (computed in its namespace and device).
+    y : array of shape (n_samples,) or (n_samples, n_targets)
     alphas : array-like of shape (R,)
         λ values, each > 0.
     bias : float, default=0.0
@@ -239,8 +242,13 @@ def loo_grid(X, y, alphas, *, bias=0.0, criterion="squared"):
     One decomposition of ``[X, bias·1]``, then O(m · min(m, n)) per λ: for ``m > n`` the
     eigendecomposition of its Gram matrix (O(m n²): one SYRK, one GEMM) and the primal
     shortcut (eq. 7); for ``m <= n`` its thin SVD (O(m² n)) and the dual shortcut (eq. 8).
-    See ``_grid_residuals``.
+    See ``_grid_residuals``. Arrays of another array-API library (CuPy, PyTorch, ...) are
+    handled in their own namespace and device; the results are NumPy arrays.
     """
+    xp = non_numpy_namespace(X, y)
+    if xp is not None:
+        X, y = check_X_y_xp(X, y, xp, criterion=criterion)
+        return _loo_grid_xp(X, y, check_alphas(alphas), check_bias(bias), criterion, xp)
     X, y = check_X_y(X, y)
     alphas = check_alphas(alphas)
     bias = check_bias(bias)
@@ -261,7 +269,8 @@ def choose_alpha(X, y, alphas, *, bias=0.0, criterion="squared"):
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features)
+    X : array of shape (n_samples, n_features)
+        NumPy, or another array-API library's array (see :func:`loo_grid`).
     y : ndarray of shape (n_samples,) or (n_samples, n_targets)
     alphas : array-like of shape (R,)
     bias : float, default=0.0
@@ -361,8 +370,10 @@ def ridge_prefix_path(X, y, order, alpha, *, bias=0.0, weights=True, residuals=T
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features)
-    y : ndarray of shape (n_samples,) or (n_samples, n_targets)
+    X : array of shape (n_samples, n_features)
+        NumPy, or another array-API library's array: the outputs are then arrays of that
+        namespace on X's device (residuals a list instead of an iterator).
+    y : array of shape (n_samples,) or (n_samples, n_targets)
     order : ndarray of shape (k,), int
         Feature indices in the order they join the model.
     alpha : float
@@ -394,6 +405,20 @@ def ridge_prefix_path(X, y, order, alpha, *, bias=0.0, weights=True, residuals=T
     (m×m) takes one Sherman-Morrison update per column (eq. 10, O(m²)), the LOO residuals are
     ``G y / diag(G)`` (eq. 8) and the weights ``Z_Pᵀ G y``: O(m² k + m k²) in all.
     """
+    xp = non_numpy_namespace(X, y)
+    if xp is not None:
+        X, y = check_X_y_xp(X, y, xp)
+        order = _check_order(order, X.shape[1])
+        return _ridge_prefix_path_xp(
+            X,
+            y,
+            order,
+            check_alpha(alpha),
+            xp,
+            bias=check_bias(bias),
+            weights=weights,
+            residuals=residuals,
+        )
     X, y = check_X_y(X, y)
     order = _check_order(order, X.shape[1])
     return _ridge_prefix_path(
@@ -452,3 +477,136 @@ def _dual_prefix_path(Z, y2, alpha, n_bias, weights, residuals):
         if residuals:
             res.append(dual / np.diagonal(G)[:, None])
     return w, iter(res) if residuals else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Namespace-generic versions (CuPy, PyTorch, array-api-strict): array API functions only.
+# NumPy input never reaches them (the public functions dispatch on the namespace first).
+# ---------------------------------------------------------------------------------------------
+def _augment_xp(X, bias, xp):
+    """``X`` with the constant bias column appended when ``bias != 0`` (namespace ``xp``)."""
+    if bias == 0.0:
+        return X
+    ones = xp.full((X.shape[0], 1), bias, dtype=X.dtype, device=device(X))
+    return xp.concat([X, ones], axis=1)
+
+
+def _grid_residuals_xp(Xa, y2, alphas, xp):
+    """:func:`_grid_residuals` in namespace ``xp``: yields the (m, t) LOO residuals per λ."""
+    m, n = Xa.shape
+    if m <= n:
+        U, s, _ = xp.linalg.svd(Xa, full_matrices=False)
+        s2 = s * s
+        U2 = U * U
+        Uty = U.T @ y2
+        for alpha in alphas:
+            g = 1.0 / (s2 + float(alpha))
+            a = U @ (Uty * g[:, None])
+            d = U2 @ g
+            yield a / d[:, None]
+        return
+    s2, V = xp.linalg.eigh(Xa.T @ Xa)
+    s2 = xp.clip(s2, min=0.0)  # Xaᵀ Xa is PSD; rounding can leave eigenvalues of -ε‖Xa‖²
+    P = Xa @ V
+    P2 = P * P
+    Pty = P.T @ y2  # (n, t)
+    for alpha in alphas:
+        g = 1.0 / (s2 + float(alpha))
+        f = P @ (Pty * g[:, None])
+        q = P2 @ g
+        yield (y2 - f) / (1.0 - q)[:, None]
+
+
+def _loo_errors_xp(y2, r, xp):
+    """(mean squared LOO error summed over outputs, zero-one LOO error) as Python floats,
+    from LOO residuals ``r`` (m, t): :func:`rlsbench.numerics.criteria.loo_mse` and
+    :func:`~rlsbench.numerics.criteria.loo_zero_one` in namespace ``xp``."""
+    m = r.shape[0]
+    mse = float(xp.sum(r * r)) / m
+    p = y2 - r
+    if y2.shape[1] == 1:
+        wrong = (p[:, 0] > 0) != (y2[:, 0] > 0)
+    else:
+        wrong = xp.argmax(p, axis=1) != xp.argmax(y2, axis=1)
+    return mse, float(xp.sum(xp.astype(wrong, xp.float64))) / m
+
+
+def _loo_grid_xp(X, y, alphas, bias, criterion, xp):
+    """:func:`loo_grid` on validated arrays of namespace ``xp``; results on the host."""
+    y2 = xp.reshape(y, (y.shape[0], -1))
+    crit = np.empty(alphas.shape[0])
+    mse = np.empty(alphas.shape[0])
+    for i, r in enumerate(_grid_residuals_xp(_augment_xp(X, bias, xp), y2, alphas, xp)):
+        mse[i], zero_one = _loo_errors_xp(y2, r, xp)
+        crit[i] = mse[i] if criterion == "squared" else zero_one
+    return crit, mse
+
+
+def _ridge_prefix_path_xp(X, y, order, alpha, xp, *, bias=0.0, weights=True, residuals=True):
+    """:func:`_ridge_prefix_path` in namespace ``xp`` (``order`` a host integer array).
+
+    The same algebra: one Cholesky factor ``ZᵀZ + λI = L Lᵀ`` of ``Z = [bias·1, X[:, order]]``
+    gives every prefix (``L⁻¹`` by ``xp.linalg.inv``, the standard has no triangular solve;
+    p ≤ k + 1 is small); with fewer examples than columns the dual side takes one Sherman-
+    Morrison update of the m×m ``G`` per column (eq. 10). Residuals are (m, t) arrays,
+    weights (k, p, t) with ``p = k + [bias != 0]``.
+    """
+    y2 = xp.reshape(y, (y.shape[0], -1))
+    m = X.shape[0]
+    dev = device(X)
+    idx = xp.asarray(np.asarray(order, dtype=np.int64), device=dev)
+    n_bias = int(bias != 0.0)
+    Z = xp.take(X, idx, axis=1)
+    if n_bias:
+        Z = xp.concat([xp.full((m, 1), bias, dtype=X.dtype, device=dev), Z], axis=1)
+    p = Z.shape[1]
+    if m < p:
+        w, res = _dual_prefix_path_xp(Z, y2, alpha, n_bias, xp)
+    else:
+        eye = xp.eye(p, dtype=X.dtype, device=dev)
+        L = xp.linalg.cholesky(Z.T @ Z + alpha * eye)
+        Linv = xp.linalg.inv(L)
+        z = Linv @ (Z.T @ y2)  # L⁻¹ Zᵀ y, (p, t)
+        w = xp.cumulative_sum(Linv[:, :, None] * z[:, None, :], axis=0)[n_bias:, ...]
+        res = None
+        if residuals:
+            U = Z @ Linv.T  # orthonormal-like columns, U_P U_Pᵀ = hat matrix of prefix P
+            hat = xp.cumulative_sum(U * U, axis=1)  # (m, p)
+            fitted = xp.cumulative_sum(U[:, :, None] * z[None, :, :], axis=1)  # (m, p, t)
+            res = [(y2 - fitted[:, j, :]) / (1.0 - hat[:, j])[:, None] for j in range(n_bias, p)]
+    coef = intercept = None
+    if weights:
+        coef = w[:, n_bias:, :]
+        if n_bias:
+            intercept = bias * w[:, 0, :]
+        else:
+            intercept = xp.zeros((w.shape[0], y2.shape[1]), dtype=X.dtype, device=dev)
+        if y.ndim == 1:
+            coef, intercept = coef[:, :, 0], intercept[:, 0]
+    if not residuals:
+        res = None
+    elif y.ndim == 1:
+        res = [r[:, 0] for r in res]
+    return coef, intercept, res
+
+
+def _dual_prefix_path_xp(Z, y2, alpha, n_bias, xp):
+    """Dual side of :func:`_ridge_prefix_path_xp` (m < p): weights (p - n_bias, p, t) and the
+    LOO residuals ``a / diag(G)`` (eq. 8) of each prefix with a feature."""
+    m, p = Z.shape
+    dev = device(Z)
+    G = xp.eye(m, dtype=Z.dtype, device=dev) / alpha
+    dual = y2 / alpha
+    rows, res = [], []
+    zero = xp.zeros((p, y2.shape[1]), dtype=Z.dtype, device=dev)
+    for j in range(p):
+        zj = Z[:, j]
+        g = G @ zj
+        gamma = 1.0 / (1.0 + xp.sum(zj * g))
+        G = G - gamma * (g[:, None] * g[None, :])
+        dual = dual - (gamma * g)[:, None] * (g @ y2)[None, :]
+        if j >= n_bias:
+            wj = Z[:, : j + 1].T @ dual  # w = Zᵀ a (eq. 6)
+            rows.append(xp.concat([wj, zero[j + 1 :, :]], axis=0))
+            res.append(dual / xp.linalg.diagonal(G)[:, None])
+    return xp.stack(rows, axis=0), res

@@ -280,6 +280,8 @@ def speed_section(speedups: pd.DataFrame | None, summary: pd.DataFrame | None):
         if len(table):
             pieces = [
                 f"{times(s)} faster than {html.escape(m)}"
+                if s >= 1
+                else f"{times(1 / s)} slower than {html.escape(m)}"
                 for m, s in zip(table["method"], table["speed-up there"])
             ]
             headline = (
@@ -417,17 +419,194 @@ def overview_html(
     return page("At a glance: what this run found", body)
 
 
+# ---------------------------------------------------------------------------------------------
+# The report's landing page
+# ---------------------------------------------------------------------------------------------
+# Snakemake's report puts the workflow description (workflow/report/workflow.rst) into its
+# landing page with innerHTML, inside a column 32 rem wide beside the rule graph, and embeds it
+# in a <script> as a JSON string: the fragment holds no <script> (a "</script>" in it ends the
+# report's own script and blanks the page) and no <style> (it would restyle the whole report),
+# only elements with inline styles, and tables of at most four columns.
+_CELL = "padding:.15em .5em;border-bottom:1px solid #e4e7eb;vertical-align:top;"
+_NUM = _CELL + "text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums;"
+
+
+def _compact_table(frame: pd.DataFrame, numeric=()) -> str:
+    """A small HTML table with inline styles; cells are HTML already."""
+    head = "".join(
+        f'<th style="{_NUM if c in numeric else _CELL}">{html.escape(str(c))}</th>' for c in frame
+    )
+    rows = "".join(
+        "<tr>"
+        + "".join(f'<td style="{_NUM if c in numeric else _CELL}">{v}</td>' for c, v in row.items())
+        + "</tr>"
+        for _, row in frame.iterrows()
+    )
+    return (
+        '<table style="border-collapse:collapse;margin:.3em 0 .8em;font-size:.95em">'
+        f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+    )
+
+
+def _category_link(category: str, text: str) -> str:
+    # app.showCategory is the report's own navigation (the links its RST captions get)
+    return f"<a href=\"javascript:app.showCategory('{category}')\">{html.escape(text)}</a>"
+
+
+def first_page_html(
+    *,
+    ledger: pd.DataFrame | None,
+    speedups: pd.DataFrame | None,
+    summary: pd.DataFrame | None,
+) -> str:
+    """The answers of the overview as an HTML fragment for the report's landing page.
+
+    Three short sections, each a sentence and a table of at most four columns: the fidelity
+    ledger's verdict counts (tables and figures, claim checks), the speed-up of greedy RLS over
+    each other method (scaling study at the largest size where both ran, else the main part's
+    fit times), and per dataset the best method's test score with its spread beside greedy
+    RLS's. The parts that did not run are named as such.
+    """
+    out = ['<div class="rlsbench-first" id="rlsbench-first">']
+    # fidelity
+    if ledger is None:
+        out.append("<p><b>Fidelity to the papers</b>: the ledger was not computed.</p>")
+    else:
+        items = ledger[ledger["level"] == "item"]["verdict"].value_counts()
+        claims = ledger[ledger["level"] == "claim"]["verdict"].value_counts()
+        counts = pd.DataFrame(
+            {
+                "verdict": [_verdict_html(v) for v in VERDICTS] + ["<b>total</b>"],
+                "tables and figures": [int(items.get(v, 0)) for v in VERDICTS] + [int(items.sum())],
+                "claim checks": [int(claims.get(v, 0)) for v in VERDICTS] + [int(claims.sum())],
+            }
+        )
+        confirmed = int(items.get("match", 0) + items.get("same conclusion", 0))
+        out.append(
+            "<p><b>Fidelity to the papers</b>: "
+            f"{confirmed} of {int(items.sum())} numbered tables and figures of the four papers "
+            f"confirmed (match or same conclusion), {int(items.get('contradicts', 0))} "
+            f"contradicted; of {int(claims.sum())} checks of their claims in words, "
+            f"{int(claims.get('match', 0) + claims.get('same conclusion', 0))} confirmed, "
+            f"{int(claims.get('contradicts', 0))} contradicted. Every row with its reason: "
+            + _category_link("Fidelity", "Fidelity")
+            + ".</p>"
+        )
+        out.append(_compact_table(counts, numeric=("tables and figures", "claim checks")))
+    # speed
+    table = speedup_summary(speedups) if speedups is not None else pd.DataFrame()
+    if len(table):
+        out.append(
+            "<p><b>Speed</b>: median selection time of each method over greedy RLS's, "
+            "measured in this run (scaling study, at the largest size where both ran; "
+            + _category_link("Scaling", "Scaling")
+            + ").</p>"
+        )
+        shown = pd.DataFrame(
+            {
+                "method": table["method"].map(html.escape),
+                "size": table["largest size where both ran"].map(
+                    lambda s: html.escape(s.split(" (")[0])
+                ),
+                "time ÷ greedy RLS's": table["speed-up there"].map(times),
+            }
+        )
+        out.append(_compact_table(shown, numeric=("time ÷ greedy RLS's",)))
+    elif summary is not None and "fit time (s)" in summary:
+        ratios = _fit_time_ratios(summary)
+        out.append(
+            "<p><b>Speed</b>: mean fit time of one selection job per method over greedy "
+            "RLS's on the same dataset, measured in this run (main part; the scaling study "
+            "did not run).</p>"
+        )
+        if len(ratios):
+            out.append(_compact_table(ratios, numeric=("time ÷ greedy RLS's",)))
+    else:
+        out.append("<p><b>Speed</b>: neither the scaling study nor the main part ran.</p>")
+    # accuracy
+    best = best_methods(summary) if summary is not None else pd.DataFrame()
+    if len(best):
+        out.append(
+            "<p><b>Accuracy</b>: per dataset, the best test score at the number of features "
+            "chosen by LOO, mean ± standard deviation over folds and seeds (main part; "
+            + _category_link("Main", "Main")
+            + ").</p>"
+        )
+        shown = pd.DataFrame(
+            {
+                "dataset": best["dataset"].map(html.escape) + " (" + best["metric"] + ")",
+                "best method": best["best method(s)"].map(
+                    lambda m: html.escape(m.replace(" = ", ", "))
+                ),
+                "score": best["test score at k by LOO"].map(html.escape),
+                "greedy RLS": best["greedy RLS"].map(html.escape),
+            }
+        )
+        out.append(_compact_table(shown, numeric=("score", "greedy RLS")))
+    else:
+        out.append("<p><b>Accuracy</b>: the main part did not run.</p>")
+    out.append(
+        "<p>All of it with every table behind it: "
+        + _category_link("At a glance", "At a glance")
+        + ".</p></div>"
+    )
+    return "\n".join(out)
+
+
+def _fit_time_ratios(summary: pd.DataFrame) -> pd.DataFrame:
+    """Per method: its mean fit time over greedy RLS's, the range over the datasets."""
+    ok = summary[summary["status"] != "skipped"].copy()
+    ok["fit"] = pd.to_numeric(ok["fit time (s)"], errors="coerce")
+    wide = ok.pivot(index="dataset", columns="method", values="fit")
+    if REFERENCE not in wide:
+        return pd.DataFrame()
+    rows = []
+    for method in wide:
+        if method == REFERENCE:
+            continue
+        ratio = (wide[method] / wide[REFERENCE]).dropna()
+        ratio = ratio[np.isfinite(ratio)]
+        if ratio.empty:
+            continue
+        spread = (
+            times(ratio.iloc[0])
+            if len(ratio) == 1
+            else f"{times(ratio.min())} – {times(ratio.max())}"
+        )
+        rows.append(
+            {
+                "method": html.escape(method),
+                "datasets": str(len(ratio)),
+                "time ÷ greedy RLS's": spread,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
 def _read(path):
     return pd.read_csv(path) if path else None
 
 
-def overview_job(overview, *, run, configfiles, folds="", ledger=None, speedups=None, summary=None):
-    """Write the first page (:func:`overview_html`) from the tables of the parts that ran.
+def overview_job(
+    overview,
+    first_page,
+    *,
+    run,
+    configfiles,
+    folds="",
+    ledger=None,
+    speedups=None,
+    summary=None,
+):
+    """Write the overview page (:func:`overview_html`) and the report's landing-page fragment
+    (:func:`first_page_html`) from the tables of the parts that ran.
 
     Parameters
     ----------
     overview : str
-        The HTML page written.
+        The HTML page written (the report's result "At a glance").
+    first_page : str
+        The HTML fragment written (the report's landing page, ``workflow/report/workflow.rst``).
     run : str
         The run's name.
     configfiles : list of str
@@ -438,13 +617,10 @@ def overview_job(overview, *, run, configfiles, folds="", ledger=None, speedups=
         ``fidelity.csv``, the scaling study's ``speedups.csv`` and the main part's
         ``summary.csv``; absent when the part did not run.
     """
-    text = overview_html(
-        ledger=_read(ledger),
-        speedups=_read(speedups),
-        summary=_read(summary),
-        run=run,
-        configfiles=configfiles,
-        folds=folds,
-    )
+    tables = {"ledger": _read(ledger), "speedups": _read(speedups), "summary": _read(summary)}
+    text = overview_html(**tables, run=run, configfiles=configfiles, folds=folds)
     atomic_write_text(overview, text)
     log.info("%s (%d bytes)", Path(overview), len(text))
+    fragment = first_page_html(**tables)
+    atomic_write_text(first_page, fragment)
+    log.info("%s (%d bytes)", Path(first_page), len(fragment))

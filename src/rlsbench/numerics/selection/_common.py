@@ -247,8 +247,12 @@ class PathRecorder:
 
         Weights left out here are given for all steps at once by :meth:`set_weights`.
         """
+        self.add_errors(feature, *loo_errors(y2, residuals), coef=coef, intercept=intercept)
+
+    def add_errors(self, feature, mse, zero_one, coef=None, intercept=None):
+        """:meth:`add` from the LOO errors already reduced: mean squared, zero-one (floats)."""
         s = self.step
-        mse, zo = loo_errors(y2, residuals)
+        mse, zo = float(mse), float(zero_one)
         self.selected[s] = feature
         self.loo_mse[s] = mse
         self.criterion[s] = mse if self.criterion_name == "squared" else zo

@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import time
 import warnings
 
 import numpy as np
+from array_api_compat import device
 from threadpoolctl import threadpool_limits
 
-from rlsbench.numerics.rls import _ridge_prefix_path
+from rlsbench.numerics._array_api import (
+    check_finite_xp,
+    check_X_y_xp,
+    is_cuda_array,
+    non_numpy_namespace,
+    to_numpy,
+)
+from rlsbench.numerics._validation import check_alpha, check_bias, check_k
+from rlsbench.numerics.criteria import best_index
+from rlsbench.numerics.rls import _ridge_prefix_path, _ridge_prefix_path_xp
 from rlsbench.numerics.selection._common import (
     PathRecorder,
     bias_shrink,
@@ -62,8 +73,10 @@ def greedy_rls(
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features)
-    y : ndarray of shape (n_samples,) or (n_samples, n_targets)
+    X : array of shape (n_samples, n_features)
+        A NumPy array, or an array of another array-API library (CuPy, PyTorch, ...): the
+        selection then runs in that library's namespace and on its device (see Notes).
+    y : array of shape (n_samples,) or (n_samples, n_targets)
         Real targets, ±1 labels, or one-vs-rest ±1 columns; one feature set serves all outputs.
     k : int
         Number of features to select, ``1 <= k <= n_features``.
@@ -75,8 +88,12 @@ def greedy_rls(
     criterion : {"squared", "zero_one"}, default="squared"
         Mean squared LOO error summed over outputs, or LOO zero-one error (sign for one
         output, arg-max for several).
-    backend : {"auto", "numba", "numpy"}, default="auto"
-        Implementation of the scoring pass; both give the same selections.
+    backend : {"auto", "numba", "numpy", "array_api", "cuda"}, default="auto"
+        Implementation of the scoring pass; all give the same selections. NumPy input:
+        "auto" = "numba" (else "numpy"). Other arrays: "cuda" = the numba-cuda kernels
+        (CUDA arrays; ``rlsbench.numerics.selection._cuda``), "array_api" = array-API
+        functions only (any namespace and device); "auto" picks "cuda" for CUDA arrays when
+        numba's CUDA target is installed, "array_api" otherwise.
     n_jobs : int or None, default=None
         Threads of the numba kernels (None = numba's default, or one thread for small X).
     max_pending : None
@@ -106,12 +123,23 @@ def greedy_rls(
 
     Memory: X, the cache (same size as X) and O(m + n) vectors; never an m×m matrix.
 
+    Other array libraries (``_greedy_rls_xp``): the same rounds with the cache stored
+    sample-major like X, ``w = Xᵀ c_b`` by one GEMV instead of the column-wise products, and
+    the rank-one updates kept pending (applied on the fly by the next passes, written back
+    every few rounds). Each round's winner is chosen on the host by the same tie rule as the
+    NumPy path; a round whose best candidate is not finite raises ``FloatingPointError``.
+    The path's ``coef_path`` and ``intercept_path`` stay on the input's device, the other
+    fields are NumPy arrays.
+
     References
     ----------
     T. Pahikkala, A. Airola, T. Salakoski. Linear time feature selection for regularized
     least-squares. arXiv:1003.3570.
     """
     t_start = time.perf_counter()
+    xp = non_numpy_namespace(X, y)
+    if xp is not None or backend in ("array_api", "cuda"):
+        return _greedy_rls_xp(X, y, k, alpha, bias, criterion, backend, xp, t_start)
     if max_pending is not None:
         warnings.warn(
             "greedy_rls: max_pending is deprecated and ignored (the cache update of a round "
@@ -176,3 +204,245 @@ def greedy_rls(
         round_seconds=np.diff(round_ends).tolist(),
         weights_seconds=time.perf_counter() - round_ends[-1],
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# Namespace-generic greedy RLS (CuPy, PyTorch, array-api-strict): the same algorithm with the
+# cache stored sample-major (m, n) like X, the scoring pass by an array-API scorer (below) or
+# the numba-cuda kernels (``_cuda``), and the choice of each round on the host by the same
+# ``best_index`` as the NumPy path.
+# ---------------------------------------------------------------------------------------------
+#: Upper bound on the elements of one temporary (rows × candidates) of the array-API scorer.
+XP_BLOCK_ELEMENTS = 1 << 22
+
+
+class ArrayAPIScorer:
+    """The scoring pass of greedy RLS in array-API functions only (any namespace, any device).
+
+    The cache is stored as ``C`` of shape (m, n); the updates of the rounds since its last
+    write-back are pending as ``C_true = C - U Wᵀ`` with ``U`` (m, p) and ``W`` (n, p).
+    Candidates are processed in column blocks of at most :data:`XP_BLOCK_ELEMENTS` entries
+    (three temporaries of that size), so no m×n temporary is allocated.
+    """
+
+    name = "array_api"
+    #: The write-back happens in every pass: a block is already a temporary here.
+    max_pending = 1
+
+    def __init__(self, xp):
+        self.xp = xp
+
+    def init_cache(self, X, shift, alpha):
+        """``C = (X - 1 shiftᵀ) / λ`` (eq. 13 with the bias feature in G), a new (m, n) array."""
+        C = X - shift[None, :]
+        C *= 1.0 / alpha
+        return C
+
+    def column_sums(self, X):
+        """(1ᵀ X, column sums of squares), each of shape (n,)."""
+        xp = self.xp
+        return xp.sum(X, axis=0), xp.linalg.vecdot(X, X, axis=-2)
+
+    def score(self, C, U, W, npend, write_back, s, xta, a, d, y2, ycls, zero_one):
+        """LOO sums of every candidate (see ``_scoring``, step 3), for all n columns.
+
+        Parameters
+        ----------
+        C : array of shape (n_samples, n_features)
+            Stored cache; ``C - U Wᵀ`` is written into it when ``write_back``.
+        U, W : arrays of shape (n_samples, max_pending) and (n_features, max_pending)
+            Pending rank-one updates (``u = γ c_b`` and ``w = Xᵀ c_b`` of each round) in
+            their first ``npend`` columns.
+        npend : int
+        s, xta, a, d, y2, ycls, zero_one
+            As in :func:`rlsbench.numerics.selection._scoring.pass_numpy` (current values).
+
+        Returns
+        -------
+        sq, err : arrays of shape (n_features,)
+            Sum of squared LOO residuals, number of zero-one LOO errors (zeros unless
+            ``zero_one``); selected features are not masked here.
+        """
+        xp = self.xp
+        m, n = C.shape
+        t = a.shape[1]
+        beta = 1.0 / (1.0 + s)
+        alphas = xta * beta[:, None]
+        block = max(1, XP_BLOCK_ELEMENTS // m)
+        sq_parts, err_parts = [], []
+        for lo in range(0, n, block):
+            hi = min(n, lo + block)
+            Cb = C[:, lo:hi]
+            if npend:
+                Cb = Cb - U[:, :npend] @ W[lo:hi, :npend].T
+                if write_back:
+                    C[:, lo:hi] = Cb
+            den = d[:, None] - Cb * Cb * beta[lo:hi][None, :]  # d̃ (eq. 17)
+            sq = xp.zeros(hi - lo, dtype=C.dtype, device=device(C))
+            err = xp.zeros(hi - lo, dtype=C.dtype, device=device(C))
+            best_p = best_t = None
+            for tt in range(t):
+                R = (a[:, tt : tt + 1] - Cb * alphas[lo:hi, tt][None, :]) / den  # eq. 15, 8
+                sq = sq + xp.sum(R * R, axis=0)
+                if not zero_one:
+                    continue
+                P = y2[:, tt : tt + 1] - R
+                if t == 1:
+                    wrong = (P > 0) != (y2[:, 0:1] > 0)
+                    err = xp.sum(xp.astype(wrong, C.dtype), axis=0)
+                elif best_p is None:
+                    best_p, best_t = P, xp.zeros(P.shape, dtype=xp.int64, device=device(C))
+                else:
+                    better = P > best_p  # strict: the first maximum wins, as argmax
+                    best_p = xp.where(better, P, best_p)
+                    best_t = xp.where(better, xp.full_like(best_t, tt), best_t)
+            if zero_one and t > 1:
+                err = xp.sum(xp.astype(best_t != ycls[:, None], C.dtype), axis=0)
+            sq_parts.append(sq)
+            err_parts.append(err)
+        return xp.concat(sq_parts), xp.concat(err_parts)
+
+
+def _scorer_for(backend, X, xp):
+    if backend not in ("auto", "array_api", "cuda", "numba", "numpy"):
+        raise ValueError(
+            f"backend must be 'auto', 'numba', 'numpy', 'array_api' or 'cuda', got {backend!r}"
+        )
+    if backend in ("numba", "numpy"):
+        raise ValueError(
+            f"backend={backend!r} runs on NumPy arrays only; for {type(X).__module__} arrays "
+            "use backend='auto', 'array_api' or 'cuda'"
+        )
+    if backend == "array_api":
+        return ArrayAPIScorer(xp)
+    from rlsbench.numerics.selection import _cuda
+
+    if backend == "cuda":
+        return _cuda.CudaScorer.for_array(X, xp)
+    if is_cuda_array(X) and _cuda.available():
+        return _cuda.CudaScorer(xp)
+    return ArrayAPIScorer(xp)
+
+
+def _check_winner(crit, b, chosen, round_):
+    """The winner of a round must have a finite criterion and not be selected already."""
+    if not np.isfinite(crit[b]) or chosen[b]:
+        raise FloatingPointError(
+            f"greedy_rls: round {round_ + 1} has no candidate with a finite LOO criterion "
+            "(X or λ too ill-conditioned for float64)"
+        )
+
+
+def _greedy_rls_xp(X, y, k, alpha, bias, criterion, backend, xp, t_start):
+    """:func:`greedy_rls` for arrays of namespace ``xp`` (None: NumPy through
+    ``array_api_compat.numpy``, for ``backend='array_api'`` or the CUDA simulator).
+
+    One round: the scorer's pass (pending updates applied on the fly, written back every
+    ``scorer.max_pending`` rounds), the winner chosen on the host by :func:`best_index` from
+    the candidates' sums (one device-to-host copy of n values), then ``w = Xᵀ c_b`` by one
+    GEMV and O(m + n) vector updates that stay on the device (no other synchronisation).
+    """
+    if xp is None:
+        import array_api_compat.numpy as xp
+    X, y = check_X_y_xp(X, y, xp, criterion=criterion, finite_X=False)
+    m, n = X.shape
+    k = check_k(k, n)
+    alpha = check_alpha(alpha)
+    bias = check_bias(bias)
+    scorer = _scorer_for(backend, X, xp)
+    single = y.ndim == 1
+    y2 = xp.reshape(y, (m, -1))
+    t = y2.shape[1]
+    zero_one = criterion == "zero_one"
+    dev = device(X)
+    if t == 1:
+        ycls = xp.astype(y2[:, 0] > 0, xp.int64)
+    else:
+        ycls = xp.argmax(y2, axis=1)
+
+    colsum, sumsq = scorer.column_sums(X)
+    if not bool(xp.all(xp.isfinite(colsum)) and xp.all(xp.isfinite(sumsq))):
+        check_finite_xp(X, "X", xp)  # NaN/inf in X, or only an overflow of the sums
+    beta0 = bias_shrink(m, alpha, bias)
+    # a = G y, d = diag(G), cache C = G X (eq. 13), s_i = x_iᵀ G x_i, x_iᵀ a: G holds the bias.
+    ysum = xp.sum(y2, axis=0)
+    a = (y2 - beta0 * ysum[None, :]) / alpha
+    d = xp.full((m,), (1.0 - beta0) / alpha, dtype=xp.float64, device=dev)
+    shift = beta0 * colsum
+    s = (sumsq - shift * colsum) / alpha
+    xta = (X.T @ y2 - shift[:, None] * ysum[None, :]) / alpha
+    C = scorer.init_cache(X, shift, alpha)
+    P = scorer.max_pending
+    U = xp.zeros((m, P), dtype=xp.float64, device=dev)  # pending u = γ c_b (eq. 14)
+    W = xp.zeros((n, P), dtype=xp.float64, device=dev)  # pending w = Xᵀ c_b
+    npend = 0
+
+    round_ends = [time.perf_counter()]
+    chosen = np.zeros(n, dtype=bool)
+    selected, errors = [], []
+    for r in range(k):
+        write_back = npend == P
+        sq, err = scorer.score(C, U, W, npend, write_back, s, xta, a, d, y2, ycls, zero_one)
+        if zero_one:
+            sq, err = to_numpy(xp.stack([sq, err]))
+        else:
+            sq = to_numpy(sq)
+        sq = np.where(chosen, np.inf, sq)
+        mse = sq / m
+        crit = np.where(chosen, np.inf, err / m) if zero_one else mse
+        b = best_index(crit, mse)
+        _check_winner(crit, b, chosen, r)
+        chosen[b] = True
+        selected.append(b)
+
+        c = C[:, b]
+        if write_back:  # the pass stored C - U Wᵀ
+            npend = 0
+        elif npend:
+            c = c - U[:, :npend] @ W[b, :npend]
+        x_b = X[:, b]
+        gamma = 1.0 / (1.0 + xp.sum(x_b * c))  # s_b afresh (eq. 14); a 0-d device array
+        u = c * gamma
+        w = X.T @ c  # w_i = x_iᵀ G x_b: one GEMV over X, the cache is not read
+        xta_b = x_b @ a
+        s = s - gamma * w * w
+        xta = xta - gamma * (w[:, None] * xta_b[None, :])
+        a = a - u[:, None] * xta_b[None, :]  # eq. 15
+        d = d - u * c  # eq. 17
+        U[:, npend] = u
+        W[:, npend] = w
+        npend += 1
+        errors.append(_loo_errors_device(y2, a / d[:, None], xp))
+        round_ends.append(time.perf_counter())
+    del C, U, W
+    rec = PathRecorder(k, t, single, alpha, criterion, start=t_start)
+    for b, (mse_b, zo_b) in zip(selected, to_numpy(xp.stack(errors)).tolist()):
+        rec.add_errors(b, mse_b, zo_b)
+    rec.elapsed[:] = np.asarray(round_ends[1:]) - t_start
+    coef, intercept, _ = _ridge_prefix_path_xp(
+        X, y2, rec.selected, alpha, xp, bias=bias, residuals=False
+    )
+    path = rec.path(
+        method="greedy_rls",
+        backend=scorer.name,
+        init_seconds=round_ends[0] - t_start,
+        round_seconds=np.diff(round_ends).tolist(),
+        weights_seconds=time.perf_counter() - round_ends[-1],
+    )
+    if single:
+        coef, intercept = coef[:, :, 0], intercept[:, 0]
+    # weights stay in the input's namespace and device (scikit-learn's array API convention)
+    return dataclasses.replace(path, coef_path=coef, intercept_path=intercept)
+
+
+def _loo_errors_device(y2, r, xp):
+    """(mean squared LOO error, zero-one LOO error) of residuals ``r`` (m, t) as a device
+    array of shape (2,): :func:`rlsbench.numerics.rls._loo_errors_xp` without a
+    synchronisation (read back once, after the last round)."""
+    m = r.shape[0]
+    p = y2 - r
+    if y2.shape[1] == 1:
+        wrong = (p[:, 0] > 0) != (y2[:, 0] > 0)
+    else:
+        wrong = xp.argmax(p, axis=1) != xp.argmax(y2, axis=1)
+    return xp.stack([xp.sum(r * r), xp.sum(xp.astype(wrong, r.dtype))]) / m

@@ -12,6 +12,7 @@ import time
 import numpy as np
 from scipy.linalg import blas
 
+from rlsbench.numerics._array_api import numpy_only
 from rlsbench.numerics.selection._common import (
     PathRecorder,
     bias_shrink,
@@ -46,6 +47,8 @@ def lowrank_lssvm(
     Parameters
     ----------
     X : ndarray of shape (n_samples, n_features)
+        NumPy input only: a CuPy or PyTorch array raises ``TypeError``
+        (:func:`~rlsbench.numerics.selection.greedy_rls` runs on other array libraries).
     y : ndarray of shape (n_samples,) or (n_samples, n_targets)
     k : int
     alpha : float
@@ -71,6 +74,7 @@ def lowrank_lssvm(
     of every candidate cost O(m). Lines 21-23 update G by eq. 10 (O(m²)) and ``a = G y``.
     """
     start = time.perf_counter()
+    numpy_only("lowrank_lssvm", X, y)
     X, y2, single, k, alpha, bias, criterion = prepare(
         X, y, k, alpha, bias, criterion, method="lowrank_lssvm"
     )

@@ -6,9 +6,17 @@ choose the order, this module supplies the same path record as the RLS wrappers.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 
-from rlsbench.numerics.rls import _check_order, _ridge_prefix_path
+from rlsbench.numerics._array_api import check_X_y_xp, non_numpy_namespace
+from rlsbench.numerics._validation import check_alpha, check_bias
+from rlsbench.numerics.rls import (
+    _check_order,
+    _loo_errors_xp,
+    _ridge_prefix_path,
+    _ridge_prefix_path_xp,
+)
 from rlsbench.numerics.selection._common import PathRecorder, prepare
 
 
@@ -17,7 +25,8 @@ def ridge_path(X, y, order, alpha, *, bias=0.0, criterion="squared"):
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features)
+    X : array of shape (n_samples, n_features)
+        NumPy, or another array-API library's array (see Notes).
     y : ndarray of shape (n_samples,) or (n_samples, n_targets)
     order : array-like of int, shape (k,)
         Feature indices in the order they join the model.
@@ -36,9 +45,13 @@ def ridge_path(X, y, order, alpha, *, bias=0.0, criterion="squared"):
     -----
     One Cholesky factor of the Gram matrix of ``[bias·1, X[:, order]]`` gives the model of
     every prefix (:func:`rlsbench.numerics.rls.ridge_prefix_path`): O(m k²) time at BLAS-3
-    speed and O(m k) memory.
+    speed and O(m k) memory. Arrays of another array-API library (CuPy, PyTorch, ...) are
+    handled in their namespace and device; ``coef_path`` and ``intercept_path`` stay there.
     """
     start = time.perf_counter()
+    xp = non_numpy_namespace(X, y)
+    if xp is not None:
+        return _ridge_path_xp(X, y, order, alpha, bias, criterion, xp, start)
     X, y2, single, _, alpha, bias, criterion = prepare(
         X, y, 1, alpha, bias, criterion, method="ridge_path"
     )
@@ -48,3 +61,19 @@ def ridge_path(X, y, order, alpha, *, bias=0.0, criterion="squared"):
     for s, res in enumerate(residuals):
         rec.add(order[s], y2, res, coef[s, : s + 1], intercept[s])
     return rec.path(method="ridge_path")
+
+
+def _ridge_path_xp(X, y, order, alpha, bias, criterion, xp, start):
+    """:func:`ridge_path` for arrays of namespace ``xp``."""
+    X, y = check_X_y_xp(X, y, xp, criterion=criterion)
+    alpha, bias = check_alpha(alpha), check_bias(bias)
+    order = _check_order(order, X.shape[1])
+    y2 = xp.reshape(y, (y.shape[0], -1))
+    coef, intercept, residuals = _ridge_prefix_path_xp(X, y2, order, alpha, xp, bias=bias)
+    rec = PathRecorder(order.size, y2.shape[1], y.ndim == 1, alpha, criterion, start=start)
+    for s, res in enumerate(residuals):
+        rec.add_errors(order[s], *_loo_errors_xp(y2, res, xp))
+    path = rec.path(method="ridge_path")
+    if y.ndim == 1:
+        coef, intercept = coef[:, :, 0], intercept[:, 0]
+    return dataclasses.replace(path, coef_path=coef, intercept_path=intercept)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rlsbench.numerics._array_api import numpy_only
 from rlsbench.numerics._validation import check_k
 from rlsbench.numerics.selection.order import ridge_path
 
@@ -14,6 +15,8 @@ def random_selection(X, y, k, alpha, *, bias=0.0, criterion="squared", seed=0):
     Parameters
     ----------
     X : ndarray of shape (n_samples, n_features)
+        NumPy input only: a CuPy or PyTorch array raises ``TypeError``
+        (:func:`~rlsbench.numerics.selection.greedy_rls` runs on other array libraries).
     y : ndarray of shape (n_samples,) or (n_samples, n_targets)
     k : int
     alpha : float
@@ -26,6 +29,7 @@ def random_selection(X, y, k, alpha, *, bias=0.0, criterion="squared", seed=0):
     -------
     SelectionPath
     """
+    numpy_only("random_selection", X, y)
     X = np.asarray(X)
     if X.ndim != 2:
         raise ValueError(f"X must be 2-d (n_samples, n_features), got shape {X.shape}")

@@ -13,6 +13,7 @@ import time
 import numpy as np
 from joblib import Parallel, delayed, parallel_config
 
+from rlsbench.numerics._array_api import numpy_only
 from rlsbench.numerics.rls import _augment, _fit_augmented, _loo_residuals_augmented
 from rlsbench.numerics.selection._common import PathRecorder, loo_errors, pick_winner, prepare
 
@@ -56,6 +57,8 @@ def wrapper(X, y, k, alpha, *, bias=0.0, criterion="squared", loo="shortcut", n_
     Parameters
     ----------
     X : ndarray of shape (n_samples, n_features)
+        NumPy input only: a CuPy or PyTorch array raises ``TypeError``
+        (:func:`~rlsbench.numerics.selection.greedy_rls` runs on other array libraries).
     y : ndarray of shape (n_samples,) or (n_samples, n_targets)
     k : int
     alpha : float
@@ -76,6 +79,7 @@ def wrapper(X, y, k, alpha, *, bias=0.0, criterion="squared", loo="shortcut", n_
     if loo not in LOO_MODES:
         raise ValueError(f"loo must be one of {LOO_MODES}, got {loo!r}")
     start = time.perf_counter()
+    numpy_only("wrapper", X, y)
     X, y2, single, k, alpha, bias, criterion = prepare(
         X, y, k, alpha, bias, criterion, method=f"wrapper_{loo}"
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from rlsbench.benchmark.tables import markdown_table
 from rlsbench.studies.buteneers.experiment import TABLE_METHODS
 from rlsbench.studies.buteneers.paper_tables import HEAD, MIN, PAPER, D, H
 
@@ -89,7 +90,7 @@ def tables_markdown(results: pd.DataFrame, timing: pd.DataFrame) -> str:
             + f"; feature construction {fmt_time(first['t_features'])}.",
             "",
         ]
-        lines += ["| | " + " | ".join(head) + " |", "|---" * (len(head) + 1) + "|"]
+        rows = []
         for label, col in (
             ("t_fixed", "t_fixed"),
             ("t_opt", "t_opt"),
@@ -118,7 +119,8 @@ def tables_markdown(results: pd.DataFrame, timing: pd.DataFrame) -> str:
                     p = paper[col][TABLE_METHODS.index(m)]
                     theirs = " (" + (fmt_time(p) if col.startswith("t_") else fmt_num(p, 3)) + ")"
                 cells.append(f"**{ours}**{theirs}")
-            lines.append(f"| {label} | " + " | ".join(cells) + " |")
+            rows.append([label, *cells])
+        lines += markdown_table(pd.DataFrame(rows, columns=["", *head])).splitlines()
         rr = [m for m in ("rr_naive", "rr_covariance", "rr_eigen") if m in df.index]
         if rr:
             same = df.loc[rr, "alpha"].nunique() == 1
@@ -175,9 +177,8 @@ def tables_markdown(results: pd.DataFrame, timing: pd.DataFrame) -> str:
         lines += [
             f"### growing {sweep} at {other} = {int(part[other].iloc[0])}",
             "",
-            f"| {sweep} | t_fixed | " + " | ".join(ms) + " |",
-            "|---" * (len(ms) + 2) + "|",
         ]
+        rows = []
         for value, g in part.groupby(sweep, sort=True):  # noqa: B007
             g = g.set_index("method")
             naive = g.loc["rr_naive", "t_opt"] if "rr_naive" in g.index else np.nan
@@ -189,7 +190,8 @@ def tables_markdown(results: pd.DataFrame, timing: pd.DataFrame) -> str:
             t_fixed = (
                 g.loc[[m for m in ms if m != "rr_naive"][0], "t_fixed"] if len(ms) > 1 else np.nan
             )
-            lines.append(f"| {value} | {t_fixed:.3g} | " + " | ".join(cells) + " |")
+            rows.append([str(value), f"{t_fixed:.3g}", *cells])
+        lines += markdown_table(pd.DataFrame(rows, columns=[sweep, "t_fixed", *ms])).splitlines()
         grow = part.groupby("method")["t_opt"].agg(lambda s: s.iloc[-1] / s.iloc[0])
         vals = sorted(part[sweep].unique())
         lines += [

@@ -254,7 +254,8 @@ def claims_per_item(claim_rows, links, reported):
         )
         mine = datasets.get((link.paper, link.item), set())
         keep = [scope not in claimed or scope in mine for scope in rows["row"]]
-        kept = rows[keep]
+        # a boolean Series, not a list: an empty list would select columns (none)
+        kept = rows[pd.Series(keep, index=rows.index, dtype=bool)]
         out.setdefault((link.paper, link.item), []).extend(
             zip(kept["claim_id"], kept["row"], kept["verdict"])
         )

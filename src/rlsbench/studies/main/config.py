@@ -112,6 +112,25 @@ def check_grids_and_folds(main: dict, datasets: Mapping) -> None:
                 )
 
 
+def check_device(main: dict) -> None:
+    """``main.device: cuda`` needs a usable GPU here (ConfigError naming the key otherwise).
+
+    The workflow calls it when the DAG is built and jobs run locally; with a cluster executor
+    the selection job checks again where it runs (:func:`rlsbench.benchmark.protocol.
+    run_select_job`), since the submitting node need not have a GPU.
+    """
+    if main.get("device", "cpu") != "cuda":
+        return
+    from rlsbench.numerics.selection._cuda import gpu_unavailable_reason
+
+    why = gpu_unavailable_reason()
+    if why is not None:
+        raise ConfigError(
+            f"config key main.device: 'cuda' runs greedy_rls on an NVIDIA GPU, but {why}; "
+            "set main.device: cpu"
+        )
+
+
 def names_pattern(names) -> str:
     """A wildcard constraint matching exactly ``names`` (nothing when there are none)."""
     return "|".join(re.escape(name) for name in names) or "(?!)"

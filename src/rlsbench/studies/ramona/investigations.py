@@ -602,7 +602,7 @@ def _r2w2_cost_text(frame, command):
 # kfds_primal
 # ---------------------------------------------------------------------------------------------
 def fisher_direction_primal(Z, codes, mu):
-    """|normal vector| of the linear Fisher discriminant from the D × D scatter matrices
+    """``|normal vector|`` of the linear Fisher discriminant from the D × D scatter matrices
     (two classes): w_h = (S_w + μ' I)⁻¹ (m_1 − m_2), μ' = μ · tr(S_w) / D.
 
     The primal form of :func:`rlsbench.numerics.kernel.selectors._fisher_direction` (the same

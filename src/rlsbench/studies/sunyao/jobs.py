@@ -236,11 +236,12 @@ def fig1_job(runs, png, md, csv, *, entry):
     ax_time.text(
         0.01,
         0.99,
-        f"budgets: {entry['flop_budget']:.3g} estimated flops, {entry['memory_budget_mb']} MB "
+        f"budgets: {entry['flop_budget']:.3g} estimated flops, {entry['memory_budget_mb']} MB\n"
         "(dotted: first size over a budget)",
         transform=ax_time.transAxes,
         fontsize=7,
         va="top",
+        in_layout=False,  # a note inside the panel: it must not move the panels
     )
     figures.save_figure(fig, png)
 
