@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 import pytest
 
+from rlsbench.studies.fidelity import ITEMS, build_ledger
 from rlsbench.studies.fidelity.investigations import (
     CAUSES,
     as_frame,
@@ -12,6 +15,8 @@ from rlsbench.studies.fidelity.investigations import (
     load_investigations,
     unexplained,
 )
+
+PAPER = Path(__file__).resolve().parents[1] / "results" / "paper"
 
 
 def _ledger(rows):
@@ -87,3 +92,53 @@ def test_the_shipped_investigations_load_and_use_known_causes():
     inv = load_investigations()
     assert len(inv) >= 1
     assert set(inv["cause"]) <= set(CAUSES)
+
+
+@pytest.fixture(scope="module")
+def committed_ledger():
+    return build_ledger(PAPER)
+
+
+@pytest.mark.parametrize("paper", sorted(ITEMS))
+def test_every_contradicting_item_and_claim_of_the_committed_results_has_a_cause(
+    committed_ledger, paper
+):
+    """Issue 17: each *contradicts* item or claim row of the committed results is chased to a
+    cause (a row of investigations.csv naming the run that shows it)."""
+    rows = committed_ledger[committed_ledger["paper"] == paper]
+    missing = unexplained(rows)
+    assert missing.empty, "contradicting without an investigation: " + "; ".join(
+        f"{r.level} {r.claim_id or r.item} ({r.row or r.dataset or 'all'})"
+        for r in missing.itertuples(index=False)
+    )
+
+
+def test_a_claim_investigation_reaches_the_ledger_row_of_its_scope():
+    """The ledger names a claim's scope in ``row``: an investigation restricted to a dataset
+    reaches that claim row, not the claim's other scopes."""
+    ledger = _ledger(
+        [
+            ("claim", "sunyao", "Table 1", "", "S1", "contradicts"),
+            ("claim", "sunyao", "Table 1", "", "S1", "contradicts"),
+        ]
+    ).assign(row=["ozone", "abalone"])
+    inv = as_frame(
+        [
+            dict(
+                paper="sunyao",
+                scope="S1",
+                dataset="ozone",
+                cause="data",
+                finding="a ninth input",
+                evidence="run C",
+            )
+        ]
+    )
+    out = attach(ledger, inv)
+    assert out["cause"].tolist() == ["data: a ninth input", ""]
+
+
+def test_the_check_sees_a_contradicting_claim_without_a_cause():
+    """The test above can fail: a contradicting claim no investigation names is reported."""
+    ledger = _ledger([("claim", "sunyao", "Table 1", "ozone", "S1", "contradicts")])
+    assert len(unexplained(attach(ledger, as_frame([])))) == 1

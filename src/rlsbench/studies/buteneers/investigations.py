@@ -189,6 +189,19 @@ def _table(frame):
     return frame.to_markdown(index=False)
 
 
+def _made_by(frame):
+    """The header line saying which command and commit made ``frame`` (its provenance
+    columns; a table written before ``command`` was recorded names the commit only)."""
+    first = frame.iloc[0] if len(frame) else {}
+    command = first.get("command", "") if hasattr(first, "get") else ""
+    parts = [f"Made by `{command}`" if isinstance(command, str) and command else "Made"]
+    if "git_commit" in frame.columns:
+        parts.append(f"at commit `{first['git_commit']}`")
+    if "config_hash" in frame.columns:
+        parts.append(f"(settings hash `{first['config_hash']}`)")
+    return " ".join(parts) + "."
+
+
 def encoding(section, mirrors, cache_dir, jobs=1):
     """The paper's input coding against our former one, at the config's seed.
 
@@ -232,6 +245,8 @@ def grid_markdown(frame, claims):
     lines = [
         "# Buteneers et al., Tables 5-6: the smallest λ of the grid",
         "",
+        _made_by(frame),
+        "",
         "The paper's input coding, the config's seed; R = 80 log-spaced λ from `lambda_low` to",
         "1e2 times tr(A)/N (the main tables: 1e-8). Only the grid changes.",
         "",
@@ -267,6 +282,8 @@ def encoding_markdown(frame, claims, paper_n):
     """Summary of :func:`encoding`: N and cond per coding, errors, and the claims."""
     lines = [
         "# Buteneers et al., Tables 5-6: the paper's input coding against our former one",
+        "",
+        _made_by(frame),
         "",
         "paper coding: a nominal attribute as one column of level indices, only linearly",
         "independent input columns (the ELM's hidden layer and direct connections see those);",
@@ -308,6 +325,8 @@ def repeats_markdown(frame, claims):
     seeds = sorted(frame["seed"].unique())
     lines = [
         "# Buteneers et al., Tables 5-6 over seeds",
+        "",
+        _made_by(frame),
         "",
         f"Seeds {seeds[0]}…{seeds[-1]} ({len(seeds)}): each draws the split (random-split "
         "tasks; Ailerons and Elevators use Torgo's fixed train/test split), the ELM weights and "
@@ -376,6 +395,8 @@ def paper_markdown(frame, claims):
     lines = [
         "# Buteneers et al.: the ledger's claim checks on the paper's own Tables 3, 5 and 6",
         "",
+        _made_by(frame),
+        "",
         "The same checks as `results/paper/fidelity.csv` (rlsbench.studies.fidelity.claims),",
         "applied to the numbers the paper prints for its public tasks (adult; the seven ELM",
         "tasks) instead of ours. A claim that fails here is not borne out by the paper's own",
@@ -412,6 +433,23 @@ def write_markdown_from_csv(which, out):
     return text
 
 
+def _command(argv):
+    """The command line of this run, without the options that change no result."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    kept, skip = [], False
+    for a in argv:
+        if skip:
+            skip = False
+            continue
+        if a in ("--jobs", "--cache", "--out"):
+            skip = True
+            continue
+        if a.startswith(("--jobs=", "--cache=", "--out=")):
+            continue
+        kept.append(a)
+    return " ".join(["python -m rlsbench.studies.buteneers.investigations", *kept])
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python -m rlsbench.studies.buteneers.investigations",
@@ -443,7 +481,7 @@ def main(argv=None):
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
         frame, claims = paper_numbers()
-        prov = provenance({"which": "paper"}, None)
+        prov = {"command": _command(argv), **provenance({"which": "paper"}, None)}
         write_csv(with_provenance(frame, prov), out / "paper.csv")
         write_csv(with_provenance(claims, prov), out / "paper_claims.csv")
         print(write_markdown_from_csv("paper", out))
@@ -462,13 +500,19 @@ def main(argv=None):
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     settings = {k: v for k, v in vars(args).items() if k not in ("jobs", "out", "cache")}
+    command = {"command": _command(argv)}
     if args.which == "encoding":
         frame, claims = encoding(section, mirrors, args.cache, args.jobs)
     elif args.which == "grid":
         frame, claims = grid(section, mirrors, args.cache, args.jobs)
     else:
         frame, claims = repeats(section, mirrors, args.cache, range(args.seeds), args.jobs)
-    prov = provenance(dict(settings, config_section=section), int(section.get("seed", 0)))
+    prov = {
+        **command,
+        **provenance(dict(settings, config_section=section), int(section.get("seed", 0))),
+    }
+    # the rows' own seed (repeats: one per row) is data, not the config's seed
+    prov = {k: v for k, v in prov.items() if k not in frame.columns}
     write_csv(with_provenance(frame, prov), out / f"{args.which}.csv", float_format="%.6g")
     write_csv(with_provenance(claims, prov), out / f"{args.which}_claims.csv")
     try:

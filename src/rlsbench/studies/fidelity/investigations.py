@@ -69,7 +69,9 @@ def load_investigations():
 def _scopes(row):
     """The (scope, dataset) keys a ledger row can be explained under."""
     if row["level"] == "claim":
-        return [(row["claim_id"], row["dataset"]), (row["claim_id"], "")]
+        # a claim row of the ledger names its scope (a dataset, "all tasks") in ``row``
+        scope = row.get("row", "") or row["dataset"]
+        return [(row["claim_id"], scope), (row["claim_id"], "")]
     items = [i.strip() for i in str(row["item"]).split(";") if i.strip()]
     keys = [(item, row["dataset"]) for item in items] + [(item, "") for item in items]
     if row["level"] == "item":  # an item rolls up all its datasets

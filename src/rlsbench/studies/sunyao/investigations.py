@@ -300,7 +300,8 @@ def variants_markdown(frame):
     changed = frame.drop_duplicates("variant")[["variant", "changed"]]
     legend = "\n".join(f"- `{v}`: {c}" for v, c in changed.itertuples(index=False))
     return (
-        "Table 1 under one change at a time (test MSE ± std over the splits, mean basis "
+        _made_by(frame)
+        + "Table 1 under one change at a time (test MSE ± std over the splits, mean basis "
         "vectors). S1 holds when the paired t-test of Forward against the better RVM does not "
         f"reject at p = {P_THRESHOLD}.\n\n"
         + markdown_table(pd.DataFrame(lines))
@@ -308,6 +309,36 @@ def variants_markdown(frame):
         + legend
         + "\n"
     )
+
+
+def _made_by(frame):
+    """Header lines naming the commands and commits that made the rows of ``frame`` (rows
+    merged from several invocations keep their own; rows written before ``command`` was
+    recorded name their commit only)."""
+    if "git_commit" not in frame.columns:
+        return ""
+    cols = [c for c in ("command", "git_commit") if c in frame.columns]
+    made = frame[cols].fillna("").drop_duplicates()
+    lines = []
+    for r in made.itertuples(index=False):
+        command = getattr(r, "command", "")
+        what = f"`{command}`" if command else "an earlier invocation"
+        lines.append(f"Made by {what} at commit `{r.git_commit}`.")
+    return "\n".join(lines) + "\n\n"
+
+
+def _command(argv):
+    """This run's command line (the output folder and thread count change no result)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    kept, skip = [], False
+    for a in argv:
+        if skip:
+            skip = False
+        elif a in ("--out", "--threads"):
+            skip = True
+        elif not a.startswith(("--out=", "--threads=")):
+            kept.append(a)
+    return " ".join(["python -m rlsbench.studies.sunyao.investigations", *kept])
 
 
 def main(argv=None):
@@ -348,7 +379,8 @@ def main(argv=None):
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     frame = merge_variants(
-        out / "table1_variants.csv", with_provenance(frame, provenance(info, section["seed"]))
+        out / "table1_variants.csv",
+        with_provenance(frame, {"command": _command(argv), **provenance(info, section["seed"])}),
     )
     write_csv(frame, out / "table1_variants.csv")
     write_markdown(out / "table1_variants.md", variants_markdown(frame))
