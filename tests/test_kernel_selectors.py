@@ -224,3 +224,13 @@ def test_registered_methods_score_their_order_with_ridge_path():
             np.testing.assert_array_equal(path.selected, path.info["order"][:4])
             assert np.all(np.isfinite(path.loo_mse))
             assert path.selected[0] == 9, name  # the informative feature comes first
+
+
+def test_a_ranking_puts_non_finite_scores_last_and_refuses_when_none_is_finite():
+    from rlsbench.numerics.kernel.selectors import order_from_scores
+    from rlsbench.numerics.selection import SelectionError
+
+    order = order_from_scores([0.5, np.nan, 2.0, np.inf, 0.5])
+    assert list(order) == [2, 0, 4, 1, 3]  # a permutation: finite by score, then the rest
+    with pytest.raises(SelectionError, match="none of the 3 features"):
+        order_from_scores([np.nan, np.inf, -np.inf])

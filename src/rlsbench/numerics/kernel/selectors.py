@@ -27,6 +27,7 @@ from rlsbench.numerics.kernel.alignment import (
 from rlsbench.numerics.kernel.blockwise import gram_sums
 from rlsbench.numerics.kernel.kernels import KERNELS, ScaledKernel
 from rlsbench.numerics.kernel.separability import separability_from_sums
+from rlsbench.numerics.selection._common import SelectionError
 
 CRITERIA = ("alignment", "separability", "frobenius")
 
@@ -306,8 +307,21 @@ def fisher_scores(X, codes, counts) -> np.ndarray:
 
 
 def order_from_scores(scores) -> np.ndarray:
-    """Feature indices by decreasing score; ties keep the lower index first."""
-    return np.argsort(-np.asarray(scores), kind="stable")
+    """Feature indices by decreasing score; ties keep the lower index first.
+
+    A non-finite score (an overflow at extreme scales) ranks after every finite one; when no
+    feature has a finite score the ranking would be a guess, and :class:`SelectionError` says
+    so instead.
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    finite = np.isfinite(scores)
+    if scores.size and not finite.any():
+        raise SelectionError(
+            f"none of the {scores.size} features has a finite relevance score (NaN or infinite: "
+            "float64 overflowed or underflowed); standardise X (zero mean, unit variance)"
+        )
+    key = np.where(finite, -scores, np.inf)
+    return np.argsort(key, kind="stable")
 
 
 # -- sklearn-style rankers -------------------------------------------------------------------
