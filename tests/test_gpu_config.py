@@ -1,7 +1,9 @@
 """``main.device`` of the workflow: cpu (default) leaves every job and table as it was; cuda
 without a usable GPU stops the run before any job, naming the key."""
 
+import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -40,6 +42,13 @@ def test_workflow_with_device_cuda_and_no_gpu_stops_before_any_job(tmp_path):
     config["main"]["device"] = "cuda"
     path = tmp_path / "cuda.yaml"
     path.write_text(yaml.safe_dump(config))
+    # a machine with sbatch on the PATH defers the check to the job (a cluster's submitting
+    # node): this test is about a plain local run, whatever the machine has installed
+    path_dirs = os.environ.get("PATH", "").split(os.pathsep)
+    env = {
+        **os.environ,
+        "PATH": os.pathsep.join(d for d in path_dirs if not shutil.which("sbatch", path=d)),
+    }
     proc = subprocess.run(
         [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--cores", "1"]
         + ["main_all", "-n", "--configfile", str(path), "--directory", str(tmp_path)],
@@ -47,6 +56,7 @@ def test_workflow_with_device_cuda_and_no_gpu_stops_before_any_job(tmp_path):
         capture_output=True,
         text=True,
         timeout=600,
+        env=env,
     )
     assert proc.returncode != 0
     assert re.search(r"config key main\.device: 'cuda'", proc.stdout + proc.stderr), (
