@@ -13,10 +13,11 @@ and where and with what it ran) are dropped (:func:`deterministic_part`).
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import shutil
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 
 import pandas as pd
 
@@ -186,9 +187,6 @@ def publish(
     list of str
         ``"source -> target"`` for each file copied.
     """
-    import json
-    import os
-
     from rlsbench.benchmark.provenance import DirtyTreeError, provenance_record
 
     sources, targets = list(sources), list(targets)
@@ -205,8 +203,8 @@ def publish(
             )
         record["tables_made_from_commits"] = made_from
         record["files"] = [str(t) for t in targets]
-        with atomic_path(provenance_json) as tmp:
-            Path(tmp).write_text(json.dumps(record, indent=1, sort_keys=True, default=str) + "\n")
+        text = json.dumps(record, indent=1, sort_keys=True, default=str) + "\n"
+        atomic_write_text(provenance_json, text)
     done = []
     for src, dst in zip(sources, targets, strict=True):
         with atomic_path(dst) as tmp:
