@@ -170,3 +170,34 @@ def test_publish_records_the_clean_commit_and_refuses_dirty_tables_or_trees(chec
     monkeypatch.setenv("RLSBENCH_ALLOW_DIRTY_PUBLISH", "1")
     publish([run / "t.csv"], [fresh], provenance_json=record)
     assert json.loads(record.read_text())["git_commit"].endswith("+dirty")
+
+
+def test_every_published_result_names_a_clean_commit():
+    # Issue 16, item 5, on the committed results themselves: each part has its
+    # provenance.json, and no table, record or Markdown summary under results/paper was made
+    # from a checkout with uncommitted changes.
+    import re
+    from pathlib import Path
+
+    import pandas as pd
+
+    root = Path(__file__).resolve().parents[1] / "results" / "paper"
+    parts = sorted(p for p in root.iterdir() if p.is_dir())
+    assert {p.name for p in parts} >= {"main", "buteneers", "ramona", "sunyao", "scaling"}
+    sha = re.compile(r"^[0-9a-f]{40}$")
+    for part in parts:
+        record = json.loads((part / "provenance.json").read_text())
+        assert sha.match(record["git_commit"]), part
+        assert all(sha.match(c) for c in record["tables_made_from_commits"]), part
+        assert record["environment"]["machine"]["n_cores"] >= 1
+    checked = 0
+    for path in sorted(root.rglob("*")):
+        if path.suffix == ".csv":
+            frame = pd.read_csv(path, low_memory=False)
+            if "git_commit" in frame:
+                commits = set(frame["git_commit"].astype(str))
+                assert all(sha.match(c) for c in commits), (path, commits)
+                checked += 1
+        elif path.suffix in (".md", ".json", ".tex"):
+            assert "+dirty" not in path.read_text(), path
+    assert checked >= 10
