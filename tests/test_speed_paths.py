@@ -16,12 +16,7 @@ from rlsbench.numerics.rls import (
     ridge_prefix_path,
 )
 from rlsbench.numerics.selection import greedy_rls, random_selection, ridge_path, wrapper
-from rlsbench.numerics.selection._scoring import (
-    HAVE_NUMBA,
-    PENDING_SLOTS,
-    Pending,
-    get_backend,
-)
+from rlsbench.numerics.selection._scoring import HAVE_NUMBA, get_backend
 
 
 def _problem(m, n, t, seed):
@@ -203,59 +198,3 @@ def test_prefix_path_checks_its_arguments():
         ridge_prefix_path(X, y, [0], 0.0)
     with pytest.raises(ValueError, match="same number of rows"):
         ridge_prefix_path(X, y[:5], [0], 1.0)
-
-
-@pytest.mark.skipif(not HAVE_NUMBA, reason="numba not installed")
-@pytest.mark.parametrize("zero_one", [False, True])
-def test_pending_updates_equal_immediate_write_back(zero_one):
-    # Six rounds (two write-backs of four pending updates, then two pending): every round's
-    # scores, and each winner's true cache column, equal those of a cache written back at
-    # once; the stored cache is the true one after each write-back and stale in between.
-    rng = np.random.default_rng(12)
-    m, n, alpha = 41, 13, 0.7
-    X = rng.normal(size=(m, n))
-    y2 = np.where(rng.normal(size=(m, 1)) > 0, 1.0, -1.0)
-    ycls = (y2[:, 0] > 0).astype(np.int64)
-    states = []
-    _, init_numba, pass_numba = get_backend("numba")
-    for pending in (None, Pending(m, n)):
-        cache_t, s, xta = init_numba(X, y2, alpha, 0.0)
-        states.append([cache_t, s, xta, (y2 / alpha).copy(), np.full(m, 1.0 / alpha), pending])
-    active = np.arange(n)
-    update = None
-    G = np.eye(m) / alpha
-    for _round in range(6):
-        out = []
-        for cache_t, s, xta, a, d, pending in states:
-            extra = {} if pending is None else {"pending": pending}
-            sq_err = pass_numba(cache_t, active, update, s, xta, a, d, y2, ycls, zero_one, **extra)
-            out.append(sq_err)
-        (sq0, err0), (sq1, err1) = out
-        np.testing.assert_allclose(sq1, sq0, rtol=1e-11)
-        np.testing.assert_array_equal(err1, err0)
-        pend = states[1][5]
-        true = (G @ X).T
-        stored = states[1][0]
-        if pend.count == 0:
-            np.testing.assert_allclose(stored[active], true[active], rtol=1e-10, atol=1e-13)
-        else:
-            assert 0 < pend.count < PENDING_SLOTS
-            assert not np.allclose(stored[active], true[active])
-        b = int(active[np.argmin(sq0[active])])
-        active = active[active != b]
-        c = pend.column(stored, b)
-        np.testing.assert_allclose(c, G @ X[:, b], rtol=1e-10, atol=1e-13)
-        gamma = 1.0 / (1.0 + X[:, b] @ c)
-        u = gamma * c
-        for st in states:
-            a, d = st[3], st[4]
-            xta_b = X[:, b] @ a
-            a -= np.outer(u, xta_b)
-            d -= u * c
-        update = (X[:, b].copy(), u, gamma, X[:, b] @ (G @ y2))
-        G = G - np.outer(u, c)
-
-
-def test_pending_slots_are_checked():
-    with pytest.raises(ValueError, match="slots"):
-        Pending(5, 3, slots=0)

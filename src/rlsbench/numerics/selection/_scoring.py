@@ -13,11 +13,7 @@ applies the rank-one update of round ``t`` (Algorithm 3 line 33, winner ``b`` wi
    (eq. 8); their squares and zero-one errors are summed.
 
 Step 1 reads ``c_i`` from memory and step 3 re-reads it from the cache hierarchy (one column
-is m doubles). The numba pass for one output (the protocol's case) also defers the write of
-step 2: the updates of up to :data:`PENDING_SLOTS` rounds stay pending (:class:`Pending`),
-``c_i = stored c_i - Σ_p w_{p,i} u_p``, applied on the fly in steps 1 and 3, and written back
-by every fourth pass; so three rounds out of four read the live part of the cache once and do
-not write it, the fourth reads and writes it.
+is m doubles), so a round moves one read and one write of the live part of the cache.
 Columns of selected features are skipped (dropped from the pass). Candidates are processed
 four at a time, sharing the loads of the m-vectors ``x_b, u, a, d, y``.
 
@@ -37,9 +33,6 @@ CHUNK = 512
 TRANSPOSE_ROWS = 256
 #: Upper bound on the elements of one numpy temporary (rows × candidates per block).
 NUMPY_BLOCK_ELEMENTS = 1 << 18
-#: Rank-one updates the numba pass keeps pending (applied on the fly) before it writes them
-#: back into the cache: the rounds in between read the cache and do not write it.
-PENDING_SLOTS = 4
 
 try:  # numba is a declared dependency, but the numpy path keeps working without it
     from numba import njit, prange
@@ -181,65 +174,6 @@ def pass_numpy(cache_t, active, update, s, xta, a, d, y2, ycls, zero_one):
     return sq, err
 
 
-class Pending:
-    """Rank-one cache updates of the last rounds that are not written back yet.
-
-    The true cache columns are ``c_i = cache_t[i] - Σ_p W[p, i] U[p]`` over the first
-    ``count`` rows of ``U`` (m-vectors ``u = γ c_b`` of the rounds) and ``W`` (their
-    ``w = Cᵀ x_b``); the numba pass applies them on the fly while it scores and writes them
-    back into the cache once the :data:`PENDING_SLOTS` slots are full, so that three rounds
-    out of four only read the cache. Rows past ``count`` stay zero (the kernel always applies
-    all slots, so that its row loop has a fixed shape).
-
-    Parameters
-    ----------
-    m, n : int
-        Samples and features.
-    slots : int, default=PENDING_SLOTS
-        Updates held before a write-back (1 = written back in the round's own pass).
-    """
-
-    def __init__(self, m, n, slots=None):
-        self.slots = PENDING_SLOTS if slots is None else int(slots)
-        if not 1 <= self.slots <= PENDING_SLOTS:
-            raise ValueError(f"slots must be in 1..{PENDING_SLOTS}, got {slots!r}")
-        self.U = np.zeros((PENDING_SLOTS, m))
-        self.W = np.zeros((PENDING_SLOTS, n))
-        self.count = 0
-        self._pushed = False
-
-    def push(self, update):
-        """Slot of ``update`` (-1 for None), whether this pass writes back, and ``z = U x_b``
-        over the older pending updates (length PENDING_SLOTS, zero-padded)."""
-        z = np.zeros(PENDING_SLOTS)
-        self._pushed = update is not None
-        if update is None:
-            return -1, False, z
-        x_b, u = update[0], update[1]
-        newp = self.count
-        self.U[newp] = u
-        if newp:
-            z[:newp] = self.U[:newp] @ x_b
-        return newp, newp + 1 == self.slots, z
-
-    def done(self, write_back):
-        """After the pass of :meth:`push`: count the new update, or clear after a write-back."""
-        if write_back:
-            self.U[:] = 0.0
-            self.W[:] = 0.0
-            self.count = 0
-        elif self._pushed:
-            self.count += 1
-        self._pushed = False
-
-    def column(self, cache_t, b):
-        """The true cache column of feature ``b``, shape (m,) (a new array)."""
-        c = cache_t[b].copy()
-        if self.count:
-            c -= self.W[: self.count, b] @ self.U[: self.count]
-        return c
-
-
 # ---------------------------------------------------------------------------------------------
 # numba kernels
 # ---------------------------------------------------------------------------------------------
@@ -314,150 +248,127 @@ if HAVE_NUMBA:
         return cache_t, s, np.ascontiguousarray(xta)
 
     def _make_single_output_kernel(zero_one):
-        """Fused update-and-score pass for one output with pending updates (see
-        :class:`Pending`); ``zero_one`` is a compile-time constant (a branch on it inside the
-        row loop would keep LLVM from vectorizing the loop)."""
+        """Fused update-and-score pass for one output; ``zero_one`` is a compile-time constant
+        (a branch on it inside the row loop would keep LLVM from vectorizing the loop)."""
 
         @njit(**_JIT)
         def kernel(
-            cache_t,
-            active,
-            newp,
-            write_back,
-            x_b,
-            z,
-            U,
-            W,
-            sqrt_gamma,
-            sg_xta_b,
-            s,
-            xta,
-            a,
-            d,
-            y,
-            sq,
-            err,
+            cache_t, active, do_update, x_b, u, sqrt_gamma, sg_xta_b, s, xta, a, d, y, sq, err
         ):  # pragma: no cover - compiled
-            # Stored columns are stale by the pending updates: c_i = cache_t[i] - Σ_p W[p, i] U[p]
-            # over the PENDING_SLOTS rows of U (rows past the pending ones are zero). newp >= 0:
-            # U[newp] holds the new update's u and its w_i = c_iᵀ x_b, stored in W[newp, i], is
-            # the stale product minus Σ_{p<newp} W[p, i] z_p with z = U[:newp] x_b.
             # The downdates s_i -= γ w_i² and x_iᵀa -= γ w_i (x_bᵀa) are products of two
             # factors, (√γ w_i)², (√γ w_i)(√γ x_bᵀa): reassociated (fastmath) as γ (w_i w_i)
             # the three-factor form overflows once |w_i| ≈ ‖x‖²/λ passes 1e154.
             m = cache_t.shape[1]
             n_act = active.shape[0]
             n_quad = n_act // 4
-            U0 = U[0]
-            U1 = U[1]
-            U2 = U[2]
-            U3 = U[3]
             for unit in prange(n_quad + n_act - 4 * n_quad):
-                # four candidates share the loads of the m-vectors; a remainder candidate
-                # runs as four copies of itself (its extra results are dropped)
-                full = unit < n_quad
-                first = 4 * unit if full else 3 * n_quad + unit
-                i0 = active[first]
-                i1 = active[first + 1] if full else i0
-                i2 = active[first + 2] if full else i0
-                i3 = active[first + 3] if full else i0
-                c0 = cache_t[i0]
-                c1 = cache_t[i1]
-                c2 = cache_t[i2]
-                c3 = cache_t[i3]
-                if newp >= 0:
+                if unit < n_quad:
+                    i0 = active[4 * unit]
+                    i1 = active[4 * unit + 1]
+                    i2 = active[4 * unit + 2]
+                    i3 = active[4 * unit + 3]
+                    c0 = cache_t[i0]
+                    c1 = cache_t[i1]
+                    c2 = cache_t[i2]
+                    c3 = cache_t[i3]
                     w0 = 0.0
                     w1 = 0.0
                     w2 = 0.0
                     w3 = 0.0
-                    for j in range(m):
-                        xj = x_b[j]
-                        w0 += c0[j] * xj
-                        w1 += c1[j] * xj
-                        w2 += c2[j] * xj
-                        w3 += c3[j] * xj
-                    for p in range(newp):
-                        w0 -= W[p, i0] * z[p]
-                        w1 -= W[p, i1] * z[p]
-                        w2 -= W[p, i2] * z[p]
-                        w3 -= W[p, i3] * z[p]
-                    g0 = w0 * sqrt_gamma
-                    W[newp, i0] = w0
-                    s[i0] -= g0 * g0
-                    xta[i0] -= g0 * sg_xta_b
-                    if full:
+                    if do_update:
+                        for j in range(m):
+                            xj = x_b[j]
+                            w0 += c0[j] * xj
+                            w1 += c1[j] * xj
+                            w2 += c2[j] * xj
+                            w3 += c3[j] * xj
+                        g0 = w0 * sqrt_gamma
+                        s[i0] -= g0 * g0
                         g1 = w1 * sqrt_gamma
-                        g2 = w2 * sqrt_gamma
-                        g3 = w3 * sqrt_gamma
-                        W[newp, i1] = w1
-                        W[newp, i2] = w2
-                        W[newp, i3] = w3
                         s[i1] -= g1 * g1
+                        g2 = w2 * sqrt_gamma
                         s[i2] -= g2 * g2
+                        g3 = w3 * sqrt_gamma
                         s[i3] -= g3 * g3
+                        xta[i0] -= g0 * sg_xta_b
                         xta[i1] -= g1 * sg_xta_b
                         xta[i2] -= g2 * sg_xta_b
                         xta[i3] -= g3 * sg_xta_b
-                b0 = 1.0 / (1.0 + s[i0])
-                b1 = 1.0 / (1.0 + s[i1])
-                b2 = 1.0 / (1.0 + s[i2])
-                b3 = 1.0 / (1.0 + s[i3])
-                al0 = xta[i0] * b0
-                al1 = xta[i1] * b1
-                al2 = xta[i2] * b2
-                al3 = xta[i3] * b3
-                W00, W10, W20, W30 = W[0, i0], W[1, i0], W[2, i0], W[3, i0]
-                W01, W11, W21, W31 = W[0, i1], W[1, i1], W[2, i1], W[3, i1]
-                W02, W12, W22, W32 = W[0, i2], W[1, i2], W[2, i2], W[3, i2]
-                W03, W13, W23, W33 = W[0, i3], W[1, i3], W[2, i3], W[3, i3]
-                q0 = 0.0
-                q1 = 0.0
-                q2 = 0.0
-                q3 = 0.0
-                e0 = 0.0
-                e1 = 0.0
-                e2 = 0.0
-                e3 = 0.0
-                for j in range(m):
-                    u0 = U0[j]
-                    u1 = U1[j]
-                    u2 = U2[j]
-                    u3 = U3[j]
-                    aj = a[j]
-                    dj = d[j]
-                    v0 = c0[j] - (u0 * W00 + u1 * W10 + u2 * W20 + u3 * W30)
-                    v1 = c1[j] - (u0 * W01 + u1 * W11 + u2 * W21 + u3 * W31)
-                    v2 = c2[j] - (u0 * W02 + u1 * W12 + u2 * W22 + u3 * W32)
-                    v3 = c3[j] - (u0 * W03 + u1 * W13 + u2 * W23 + u3 * W33)
-                    if write_back:
+                    b0 = 1.0 / (1.0 + s[i0])
+                    b1 = 1.0 / (1.0 + s[i1])
+                    b2 = 1.0 / (1.0 + s[i2])
+                    b3 = 1.0 / (1.0 + s[i3])
+                    al0 = xta[i0] * b0
+                    al1 = xta[i1] * b1
+                    al2 = xta[i2] * b2
+                    al3 = xta[i3] * b3
+                    q0 = 0.0
+                    q1 = 0.0
+                    q2 = 0.0
+                    q3 = 0.0
+                    e0 = 0.0
+                    e1 = 0.0
+                    e2 = 0.0
+                    e3 = 0.0
+                    for j in range(m):
+                        uj = u[j]
+                        aj = a[j]
+                        dj = d[j]
+                        v0 = c0[j] - uj * w0
+                        v1 = c1[j] - uj * w1
+                        v2 = c2[j] - uj * w2
+                        v3 = c3[j] - uj * w3
                         c0[j] = v0
                         c1[j] = v1
                         c2[j] = v2
                         c3[j] = v3
-                    r0 = (aj - v0 * al0) / (dj - v0 * v0 * b0)
-                    r1 = (aj - v1 * al1) / (dj - v1 * v1 * b1)
-                    r2 = (aj - v2 * al2) / (dj - v2 * v2 * b2)
-                    r3 = (aj - v3 * al3) / (dj - v3 * v3 * b3)
-                    q0 += r0 * r0
-                    q1 += r1 * r1
-                    q2 += r2 * r2
-                    q3 += r3 * r3
-                    if zero_one:
-                        yj = y[j]
-                        ypos = yj > 0
-                        e0 += 1.0 if ((yj - r0) > 0) != ypos else 0.0
-                        e1 += 1.0 if ((yj - r1) > 0) != ypos else 0.0
-                        e2 += 1.0 if ((yj - r2) > 0) != ypos else 0.0
-                        e3 += 1.0 if ((yj - r3) > 0) != ypos else 0.0
-                sq[i0] = q0
-                err[i0] = e0
-                if full:
+                        r0 = (aj - v0 * al0) / (dj - v0 * v0 * b0)
+                        r1 = (aj - v1 * al1) / (dj - v1 * v1 * b1)
+                        r2 = (aj - v2 * al2) / (dj - v2 * v2 * b2)
+                        r3 = (aj - v3 * al3) / (dj - v3 * v3 * b3)
+                        q0 += r0 * r0
+                        q1 += r1 * r1
+                        q2 += r2 * r2
+                        q3 += r3 * r3
+                        if zero_one:
+                            yj = y[j]
+                            ypos = yj > 0
+                            e0 += 1.0 if ((yj - r0) > 0) != ypos else 0.0
+                            e1 += 1.0 if ((yj - r1) > 0) != ypos else 0.0
+                            e2 += 1.0 if ((yj - r2) > 0) != ypos else 0.0
+                            e3 += 1.0 if ((yj - r3) > 0) != ypos else 0.0
+                    sq[i0] = q0
                     sq[i1] = q1
                     sq[i2] = q2
                     sq[i3] = q3
+                    err[i0] = e0
                     err[i1] = e1
                     err[i2] = e2
                     err[i3] = e3
+                else:
+                    i0 = active[4 * n_quad + unit - n_quad]
+                    c0 = cache_t[i0]
+                    w0 = 0.0
+                    if do_update:
+                        for j in range(m):
+                            w0 += c0[j] * x_b[j]
+                        g0 = w0 * sqrt_gamma
+                        s[i0] -= g0 * g0
+                        xta[i0] -= g0 * sg_xta_b
+                    b0 = 1.0 / (1.0 + s[i0])
+                    al0 = xta[i0] * b0
+                    q0 = 0.0
+                    e0 = 0.0
+                    for j in range(m):
+                        v0 = c0[j] - u[j] * w0
+                        c0[j] = v0
+                        r0 = (a[j] - v0 * al0) / (d[j] - v0 * v0 * b0)
+                        q0 += r0 * r0
+                        if zero_one:
+                            yj = y[j]
+                            e0 += 1.0 if ((yj - r0) > 0) != (yj > 0) else 0.0
+                    sq[i0] = q0
+                    err[i0] = e0
 
         return kernel
 
@@ -528,13 +439,8 @@ if HAVE_NUMBA:
                         e += 1.0
             err[i] = e
 
-    def pass_numba(cache_t, active, update, s, xta, a, d, y2, ycls, zero_one, pending=None):
-        """Numba version of :func:`pass_numpy` (same arguments and results).
-
-        ``pending`` (a :class:`Pending`, one output only): the cache is written back only
-        when the pending slots are full, and ``pending`` holds the rounds' updates until then.
-        None: written back at once, as in :func:`pass_numpy`.
-        """
+    def pass_numba(cache_t, active, update, s, xta, a, d, y2, ycls, zero_one):
+        """Numba version of :func:`pass_numpy` (same arguments and results)."""
         n, m = cache_t.shape
         t = a.shape[1]
         sq = np.full(n, np.inf)
@@ -546,20 +452,14 @@ if HAVE_NUMBA:
         active = np.ascontiguousarray(active, dtype=np.int64)
         sqrt_gamma = float(np.sqrt(gamma))  # γ = 1 / (1 + s_b) > 0
         if t == 1:
-            if pending is None:
-                pending = Pending(m, n, slots=1)
-            newp, write_back, z = pending.push(update)
             kernel = _single_output_zero_one if zero_one else _single_output_squared
             xta1 = np.ascontiguousarray(xta[:, 0])
             kernel(
                 cache_t,
                 active,
-                newp,
-                write_back,
-                np.ascontiguousarray(x_b, dtype=np.float64),
-                z,
-                pending.U,
-                pending.W,
+                update is not None,
+                x_b,
+                u,
                 sqrt_gamma,
                 sqrt_gamma * float(xta_b[0]),
                 s,
@@ -570,11 +470,8 @@ if HAVE_NUMBA:
                 sq,
                 err,
             )
-            pending.done(write_back)
             xta[:, 0] = xta1
         else:
-            if pending is not None and pending.count:
-                raise ValueError("pending updates are supported for one output only")
             _multi_output_kernel(
                 cache_t,
                 active,

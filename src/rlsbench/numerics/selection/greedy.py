@@ -29,7 +29,7 @@ from rlsbench.numerics.selection._common import (
     prepare,
     zero_one_targets,
 )
-from rlsbench.numerics.selection._scoring import HAVE_NUMBA, Pending, get_backend
+from rlsbench.numerics.selection._scoring import HAVE_NUMBA, get_backend
 
 #: Below this many entries of X the numba kernels run on one thread unless ``n_jobs`` says
 #: otherwise: a round then takes well under a millisecond, less than waking (or, on a busy
@@ -97,10 +97,8 @@ def greedy_rls(
     n_jobs : int or None, default=None
         Threads of the numba kernels (None = numba's default, or one thread for small X).
     max_pending : None
-        Deprecated and ignored: the rank-one cache updates are applied inside the next
-        rounds' scoring passes and written back every
-        :data:`~rlsbench.numerics.selection._scoring.PENDING_SLOTS` rounds (numba, one
-        output) or every round (otherwise).
+        Deprecated and ignored: the rank-one cache update of a round is now applied inside
+        the next round's scoring pass, so the cache is written back every round.
 
     Returns
     -------
@@ -114,9 +112,7 @@ def greedy_rls(
 
     1. one pass over the candidates' cache columns applies the previous round's rank-one
        update ``C ← C - u wᵀ`` with ``w = Cᵀ x_b`` (column by column, so X is not read) and
-       scores every candidate (eq. 14-17 and eq. 8, see ``_scoring``); with numba and one
-       output the update is written into the cache only every fourth round and applied on
-       the fly until then (``_scoring.Pending``), so most passes only read the cache;
+       scores every candidate (eq. 14-17 and eq. 8, see ``_scoring``);
     2. for the winner ``b`` with cache column ``c``: ``γ = 1 / (1 + x_bᵀ c)``, ``u = γ c``
        (eq. 14), ``a -= u (x_bᵀ a)`` (eq. 15), ``d -= u ∘ c`` (eq. 17).
 
@@ -173,11 +169,8 @@ def greedy_rls(
         round_ends = [time.perf_counter()]
         active = np.arange(n)
         update = None
-        # numba, one output: updates stay pending for a few rounds (read-only passes)
-        pending = Pending(m, n) if backend_name == "numba" and t == 1 else None
-        extra = {} if pending is None else {"pending": pending}
         for step in range(k):
-            sq, err = fused_pass(cache_t, active, update, s, xta, a, d, y2, ycls, zero_one, **extra)
+            sq, err = fused_pass(cache_t, active, update, s, xta, a, d, y2, ycls, zero_one)
             mse = sq / m
             crit = err / m if zero_one else mse
             b = pick_winner(
@@ -191,7 +184,7 @@ def greedy_rls(
             )
             active = active[active != b]
 
-            c = cache_t[b].copy() if pending is None else pending.column(cache_t, b)
+            c = cache_t[b].copy()
             x_b = np.ascontiguousarray(X[:, b])
             gamma = 1.0 / (1.0 + x_b @ c)  # s_b afresh, eq. 14
             u = c * gamma
