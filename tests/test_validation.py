@@ -4,6 +4,8 @@ import numpy as np
 import pytest
 
 from rlsbench import GreedyRLS, LowRankLSSVM
+from rlsbench.numerics._scan import MIN_ELEMENTS, max_abs
+from rlsbench.numerics._validation import check_X_y
 from rlsbench.numerics.rls import choose_alpha, fit_rls, loo_grid, loo_predictions
 from rlsbench.numerics.selection import (
     greedy_rls,
@@ -138,3 +140,28 @@ def test_make_two_gaussians_checks_its_arguments():
         make_two_gaussians(1, 3)
     with pytest.raises(ValueError, match="n_informative"):
         make_two_gaussians(10, 3, n_informative=4)
+
+
+@pytest.mark.parametrize("shape", [(3, 4), (600, 500)])  # numpy's passes / numba's one pass
+def test_max_abs_finds_the_largest_magnitude_and_every_non_finite_entry(shape):
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=shape) * np.exp(rng.uniform(-300, 300, size=shape))
+    assert (X.size >= MIN_ELEMENTS) == (shape == (600, 500))
+    assert max_abs(X) == np.abs(X).max()
+    X[-1, -1] = -2.0 * np.abs(X).max()  # a negative entry is the largest magnitude
+    assert max_abs(X) == -X[-1, -1]
+    X[1, 2] = -np.inf
+    assert max_abs(X) == np.inf
+    X[2, 1] = np.nan
+    assert np.isnan(max_abs(X))
+    assert max_abs(np.zeros((0, 5))) == 0.0
+
+
+def test_large_non_finite_X_keeps_scikit_learns_message():
+    X = np.zeros((600, 500))
+    X[17, 3] = np.nan
+    with pytest.raises(ValueError, match="Input X contains NaN"):
+        check_X_y(X, np.ones(600))
+    X[17, 3] = np.inf
+    with pytest.raises(ValueError, match="Input X contains infinity"):
+        check_X_y(X, np.ones(600))

@@ -12,6 +12,8 @@ import numpy as np
 from array_api_compat import is_array_api_obj, is_numpy_array
 from sklearn.utils import check_array
 
+from rlsbench.numerics._scan import max_abs
+
 CRITERIA = ("squared", "zero_one")
 
 
@@ -35,6 +37,19 @@ def check_numeric(values, name, **check_array_kwargs):
             f"{name} must be 2-d (n_samples, n_features), got shape {np.shape(values)}"
         )
     try:
+        finite_2d = check_array_kwargs.get("ensure_2d", True) and (
+            check_array_kwargs.get("ensure_all_finite", True) is True
+        )
+        if finite_2d:
+            # one pass for finiteness (and none of scikit-learn's); its message if not finite
+            values = check_array(
+                values,
+                dtype=np.float64,
+                input_name=name,
+                **{**check_array_kwargs, "ensure_all_finite": False},
+            )
+            if np.isfinite(max_abs(values)):
+                return values
         return check_array(values, dtype=np.float64, input_name=name, **check_array_kwargs)
     except ValueError as exc:
         message = " ".join(str(exc).split())

@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 
+from rlsbench.numerics._scan import max_abs
 from rlsbench.numerics._validation import check_problem
 from rlsbench.numerics.criteria import TIE_RTOL, best_index, loo_mse, loo_zero_one
 from rlsbench.numerics.path import SelectionPath
@@ -30,10 +31,7 @@ class SelectionError(ValueError, FloatingPointError):
 
 def _x_scale(X):
     """max |x| over X (0 for an empty X), without an m×n temporary."""
-    X = np.asarray(X)
-    if X.size == 0:
-        return 0.0
-    return float(max(np.max(X), -np.min(X)))
+    return max_abs(X)
 
 
 def check_scale(X, alpha, *, bias=0.0, method):

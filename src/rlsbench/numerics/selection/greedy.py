@@ -147,9 +147,10 @@ def greedy_rls(
             FutureWarning,
             stacklevel=2,
         )
-    X, y2, single, k, alpha, bias, criterion = prepare(
-        X, y, k, alpha, bias, criterion, method="greedy_rls"
-    )
+    with _numba_threads(n_jobs):  # the input checks' pass over X (``_scan``) too
+        X, y2, single, k, alpha, bias, criterion = prepare(
+            X, y, k, alpha, bias, criterion, method="greedy_rls"
+        )
     backend_name, init, fused_pass = get_backend(backend)
     m, n = X.shape
     t = y2.shape[1]
