@@ -44,6 +44,9 @@ def test_quick_benchmark_prints_the_ratio_table(bench, tmp_path, capsys):
     names = [r["name"] for r in fig["rows"]]
     expected = [
         "memory bound: np.copyto of X",
+        "memory bound: one read of X, 2 threads",
+        "memory bound: one read of X, 1 thread",
+        f"bandwidth floor of greedy RLS: {fig['sizes']['k']} reads of the live cache, 2 threads",
         "rlsbench greedy_rls, 2 threads",
         "rlsbench greedy_rls, 1 thread",
         "plain vectorised numpy (Algorithm 3)",
@@ -64,3 +67,5 @@ def test_quick_benchmark_prints_the_ratio_table(bench, tmp_path, capsys):
         if r["name"].startswith(("rlsbench greedy_rls, 1", "plain", "low-rank", "RLScore")):
             assert r["agrees"] == "yes", r["name"]
     assert "copies of X" in table and "two threads against one" in table
+    assert "bandwidth floor" in table and fig["read_floor_seconds"] > 0
+    assert set(fig["read_seconds"]) == {1, 2}
