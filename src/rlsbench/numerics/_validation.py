@@ -17,7 +17,7 @@ from rlsbench.numerics._scan import max_abs
 CRITERIA = ("squared", "zero_one")
 
 
-def check_numeric(values, name, **check_array_kwargs):
+def check_numeric(values, name, *, return_max_abs=False, **check_array_kwargs):
     """``values`` as a finite float64 array (:func:`sklearn.utils.check_array`), refused with
     a one-line message that starts with ``name`` (the parameter).
 
@@ -48,9 +48,10 @@ def check_numeric(values, name, **check_array_kwargs):
                 input_name=name,
                 **{**check_array_kwargs, "ensure_all_finite": False},
             )
-            if np.isfinite(max_abs(values)):
-                return values
-        return check_array(values, dtype=np.float64, input_name=name, **check_array_kwargs)
+            top = max_abs(values)
+            if np.isfinite(top):
+                return (values, top) if return_max_abs else values
+        values = check_array(values, dtype=np.float64, input_name=name, **check_array_kwargs)
     except ValueError as exc:
         message = " ".join(str(exc).split())
         if "could not convert" in message:
@@ -58,9 +59,10 @@ def check_numeric(values, name, **check_array_kwargs):
         if not message.startswith((name, f"Input {name} ")):
             raise ValueError(f"{name}: {message}") from None
         raise
+    return (values, max_abs(values)) if return_max_abs else values
 
 
-def check_X_y(X, y):
+def check_X_y(X, y, *, return_x_scale=False):
     """Validate a training set.
 
     Parameters
@@ -72,8 +74,10 @@ def check_X_y(X, y):
     -------
     X : ndarray of shape (n_samples, n_features), float64
     y : ndarray of shape (n_samples,) or (n_samples, n_targets), float64
+    x_scale : float
+        max |x|, only with ``return_x_scale`` (from the same pass as the finiteness check).
     """
-    X = check_numeric(X, "X", ensure_min_samples=2)
+    X, x_scale = check_numeric(X, "X", return_max_abs=True, ensure_min_samples=2)
     y = check_numeric(y, "y", ensure_2d=False)
     if y.ndim not in (1, 2):
         raise ValueError(f"y must have shape (n_samples,) or (n_samples, n_targets), got {y.shape}")
@@ -84,7 +88,7 @@ def check_X_y(X, y):
         )
     if y.ndim == 2 and y.shape[1] == 0:
         raise ValueError("y has zero targets (columns)")
-    return X, y
+    return (X, y, x_scale) if return_x_scale else (X, y)
 
 
 def check_alpha(alpha, name="alpha"):
@@ -150,11 +154,13 @@ def check_criterion(criterion, y):
     return criterion
 
 
-def check_problem(X, y, k, alpha, bias, criterion):
-    """All checks of a selector call; returns the validated values."""
-    X, y = check_X_y(X, y)
+def check_problem(X, y, k, alpha, bias, criterion, *, return_x_scale=False):
+    """All checks of a selector call; returns the validated values (and max |x| with
+    ``return_x_scale``)."""
+    X, y, x_scale = check_X_y(X, y, return_x_scale=True)
     k = check_k(k, X.shape[1])
     alpha = check_alpha(alpha)
     bias = check_bias(bias)
     criterion = check_criterion(criterion, y)
-    return X, y, k, alpha, bias, criterion
+    checked = (X, y, k, alpha, bias, criterion)
+    return (*checked, x_scale) if return_x_scale else checked

@@ -34,7 +34,7 @@ def _x_scale(X):
     return max_abs(X)
 
 
-def check_scale(X, alpha, *, bias=0.0, method):
+def check_scale(X, alpha, *, bias=0.0, method, x_scale=None):
     """Refuse (:class:`SelectionError`) an X whose scale makes the LOO scores overflow.
 
     Parameters
@@ -46,13 +46,15 @@ def check_scale(X, alpha, *, bias=0.0, method):
         Value of the bias feature (a column of X for the scale).
     method : str
         Name of the selector, for the message.
+    x_scale : float, optional
+        max |x| if already known (:func:`rlsbench.numerics._validation.check_X_y`).
 
     Returns
     -------
     x_scale : float
         max |x|.
     """
-    x_scale = max(_x_scale(X), abs(float(bias)))
+    x_scale = max(_x_scale(X) if x_scale is None else float(x_scale), abs(float(bias)))
     m = X.shape[0]
     with np.errstate(over="ignore"):
         dynamic_range = m * np.square(np.float64(x_scale) * max(1.0, 1.0 / alpha))
@@ -186,10 +188,12 @@ def prepare(X, y, k, alpha, bias, criterion, *, method="selector"):
         True when ``y`` was given as a vector (outputs are then squeezed back).
     k, alpha, bias, criterion : validated scalars
     """
-    X, y, k, alpha, bias, criterion = check_problem(X, y, k, alpha, bias, criterion)
+    X, y, k, alpha, bias, criterion, x_scale = check_problem(
+        X, y, k, alpha, bias, criterion, return_x_scale=True
+    )
     single = y.ndim == 1
     y2 = np.ascontiguousarray(y.reshape(y.shape[0], -1))
-    check_scale(X, alpha, bias=bias, method=method)
+    check_scale(X, alpha, bias=bias, method=method, x_scale=x_scale)
     check_target(y2, criterion, method=method)
     return np.ascontiguousarray(X), y2, single, k, alpha, bias, criterion
 
