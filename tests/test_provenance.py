@@ -2,8 +2,11 @@
 machine and BLAS are recorded, publishing refuses a dirty tree, row columns are cached."""
 
 import json
+import re
 import subprocess
+from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from rlsbench.benchmark import provenance as prov
@@ -176,11 +179,6 @@ def test_every_published_result_names_a_clean_commit():
     # Issue 16, item 5, on the committed results themselves: each part has its
     # provenance.json, and no table, record or Markdown summary under results/paper was made
     # from a checkout with uncommitted changes.
-    import re
-    from pathlib import Path
-
-    import pandas as pd
-
     root = Path(__file__).resolve().parents[1] / "results" / "paper"
     parts = sorted(p for p in root.iterdir() if p.is_dir())
     assert {p.name for p in parts} >= {"main", "buteneers", "ramona", "sunyao", "scaling"}

@@ -29,11 +29,6 @@ class SelectionError(ValueError, FloatingPointError):
     """
 
 
-def _x_scale(X):
-    """max |x| over X (0 for an empty X), without an m×n temporary."""
-    return max_abs(X)
-
-
 def check_scale(X, alpha, *, bias=0.0, method, x_scale=None):
     """Refuse (:class:`SelectionError`) an X whose scale makes the LOO scores overflow.
 
@@ -54,7 +49,7 @@ def check_scale(X, alpha, *, bias=0.0, method, x_scale=None):
     x_scale : float
         max |x|.
     """
-    x_scale = max(_x_scale(X) if x_scale is None else float(x_scale), abs(float(bias)))
+    x_scale = max(max_abs(X) if x_scale is None else float(x_scale), abs(float(bias)))
     m = X.shape[0]
     with np.errstate(over="ignore"):
         dynamic_range = m * np.square(np.float64(x_scale) * max(1.0, 1.0 / alpha))
@@ -155,7 +150,7 @@ def pick_winner(
             int(chosen.sum()) if chosen.dtype == bool else np.unique(chosen).size
         )
         if x_scale is not None and np.ndim(x_scale) > 0:
-            x_scale = _x_scale(x_scale)
+            x_scale = max_abs(x_scale)
         scale = "" if x_scale is None else f", max |x| = {float(x_scale):.3g}"
         lam = (
             ""
