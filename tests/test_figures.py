@@ -169,3 +169,33 @@ def test_one_column_files_stack_the_panels_and_merge_their_legends(tmp_path):
     assert left.get_ylabel() == "test accuracy\n(mean ± sd over folds and seeds)"
     assert height > 2 * figures.ONE_COLUMN_PANEL_IN
     plt.close(fig)
+
+
+def test_legend_below_replaces_the_panels_legends_by_one_under_them(tmp_path):
+    fig, (left, right) = figures.subplots(1, 2)
+    for ax, methods in ((left, ("greedy_rls", "random")), (right, ("greedy_rls", "sfs"))):
+        for method in methods:
+            ax.plot([1, 2, 3], [1, 2, 4], label=method, **figures.method_style(method))
+    left.legend()  # a panel's own legend goes too
+    rows = figures.legend_below(fig, ncols=2, title="budget note")
+    assert rows == 2
+    fig.canvas.draw()
+    assert left.get_legend() is None and right.get_legend() is None
+    (legend,) = fig.legends
+    assert [t.get_text() for t in legend.get_texts()] == ["greedy_rls", "random", "sfs"]
+    assert legend.get_title().get_text() == "budget note"
+    lowest = min(ax.get_tightbbox().y0 for ax in (left, right))
+    assert legend.get_window_extent().y1 <= lowest + 1  # below both panels, on no data
+    # the one-column layout merges it again, once, keeping its title
+    figures._one_column_layout(fig)
+    (legend,) = fig.legends
+    assert [t.get_text() for t in legend.get_texts()] == ["greedy_rls", "random", "sfs"]
+    assert legend.get_title().get_text() == "budget note"
+    plt.close(fig)
+
+
+def test_legend_below_without_labelled_artists_draws_none():
+    fig, ax = figures.subplots()
+    ax.plot([1, 2], [1, 2])
+    assert figures.legend_below(fig) == 0 and not fig.legends
+    plt.close(fig)

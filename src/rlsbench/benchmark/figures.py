@@ -16,6 +16,8 @@ written by :func:`save_figure`, which writes the files of :func:`figure_files`:
 The one-column files are the same figure re-laid out at 3.5 in: fonts keep their size in
 points, the panels are stacked in one column and their legends merged into one below them.
 All files are written atomically and carry no date, so the same data give the same files.
+Panels that share their methods, or a legend too long for a corner, get one legend below the
+panels (:func:`legend_below`) instead of a legend inside each panel that hides data.
 
 A method has the same colour and marker in every figure (:data:`METHOD_STYLES`, which names
 every method of every part; :func:`method_style`); a method no part knows, such as a plugin's,
@@ -209,27 +211,84 @@ _ONE_COLUMN_LEGEND_CHARS = 24
 _ONE_COLUMN_YLABEL_CHARS = 26
 
 
-def _one_column_layout(fig) -> float:
-    """Re-lay ``fig`` out for one column and return its height in inches.
-
-    At 3.5 in, panels side by side and legends inside the axes leave no room for the data:
-    the panels are stacked in one column (reading order), the legends of the panels are
-    merged (one entry per label) into one legend below them (two entries a row where they
-    fit), and a long y label breaks before its bracket.
-    """
-    panels = [ax for ax in fig.axes if ax.get_subplotspec() is not None]
+def _merge_legends(fig) -> dict[str, object]:
+    """Remove the panels' legends and the figure's legends of ``fig`` and return their
+    entries, one per label, in the order first seen (panels in reading order, then the
+    figure's). A panel without a legend gives its labelled artists."""
     entries: dict[str, object] = {}
-    for ax in panels:
-        legend = ax.get_legend()
-        if legend is None:
-            continue
+    for ax in _panels(fig):
         handles, labels = ax.get_legend_handles_labels()
-        if not labels:  # a legend made from explicit handles
+        legend = ax.get_legend()
+        if legend is not None and not labels:  # a legend made from explicit handles
             handles = legend.legend_handles
             labels = [t.get_text() for t in legend.get_texts()]
         for handle, label in zip(handles, labels):
             entries.setdefault(label, handle)
+        if legend is not None:
+            legend.remove()
+    for legend in list(fig.legends):
+        for handle, text in zip(legend.legend_handles, legend.get_texts()):
+            entries.setdefault(text.get_text(), handle)
         legend.remove()
+    return entries
+
+
+def _panels(fig) -> list:
+    """The axes of ``fig`` that sit in its grid (not colour bars or insets)."""
+    return [ax for ax in fig.axes if ax.get_subplotspec() is not None]
+
+
+def legend_below(fig, *, ncols: int | None = None, title: str | None = None) -> int:
+    """One legend for all panels of ``fig``, below them, in place of the panels' own.
+
+    Use it where the panels share their methods and a legend inside a panel would hide data.
+    Entries are merged by label (first seen wins); without ``ncols``, as many columns as fit
+    the two-column width (at most 5). The one-column layout of :func:`save_figure` merges
+    this legend again at its own width.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+    ncols : int, optional
+        Columns of the legend.
+    title : str, optional
+        Title of the legend.
+
+    Returns
+    -------
+    int
+        The number of rows of the legend (0 when no panel has a labelled artist).
+    """
+    entries = _merge_legends(fig)
+    if not entries:
+        return 0
+    if ncols is None:
+        longest = max(len(label) for label in entries)
+        ncols = max(1, min(len(entries), 5, int(TWO_COLUMN_IN * 12 // (longest + 4))))
+    fig.legend(
+        list(entries.values()),
+        list(entries),
+        loc="outside lower center",
+        ncols=ncols,
+        frameon=False,
+        title=title,
+    )
+    return math.ceil(len(entries) / ncols)
+
+
+def _one_column_layout(fig) -> float:
+    """Re-lay ``fig`` out for one column and return its height in inches.
+
+    At 3.5 in, panels side by side and legends inside the axes leave no room for the data:
+    the panels are stacked in one column (reading order), the legends of the panels and of
+    the figure are merged (one entry per label) into one legend below them (two entries a
+    row where they fit), and a long y label breaks before its bracket.
+    """
+    panels = _panels(fig)
+    legends = [ax.get_legend() for ax in panels if ax.get_legend() is not None] + fig.legends
+    titles = [(lg.get_title().get_text(), lg.get_title().get_fontsize()) for lg in legends]
+    had_legend = bool(legends)
+    entries = _merge_legends(fig) if had_legend else {}
     for ax in panels:
         # a y label longer than a panel is high breaks before its bracket
         label = ax.get_ylabel()
@@ -243,6 +302,7 @@ def _one_column_layout(fig) -> float:
     # two entries a row when they fit in half the width
     short = all(len(label) <= _ONE_COLUMN_LEGEND_CHARS for label in entries)
     ncols = 2 if len(entries) > 3 and short else 1 if len(entries) > 3 else max(len(entries), 1)
+    title, title_size = next((t for t in titles if t[0]), (None, None))
     if entries:
         fig.legend(
             list(entries.values()),
@@ -250,8 +310,10 @@ def _one_column_layout(fig) -> float:
             loc="outside lower center",
             ncols=ncols,
             frameon=False,
+            title=title,
+            title_fontsize=title_size,
         )
-    rows = math.ceil(len(entries) / ncols)
+    rows = math.ceil(len(entries) / ncols) + (title.count("\n") + 1 if title else 0)
     return max(len(panels), 1) * ONE_COLUMN_PANEL_IN + rows * _LEGEND_ROW_IN + 0.1
 
 

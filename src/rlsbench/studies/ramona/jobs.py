@@ -160,7 +160,7 @@ def toy_report_job(tables, rows, summary, figure):
     write_csv(summ, summary, float_format="%.4f")
 
     problems = [p for p in ("linear", "nonlinear") if p in set(summ["problem"])]
-    fig, axes = figures.subplots(1, len(problems), aspect=0.45, squeeze=False)
+    fig, axes = figures.subplots(1, len(problems), aspect=0.5, squeeze=False)
     for ax, problem in zip(axes[0], problems):
         sub = summ[summ["problem"] == problem]
         # one colour and line style per method in both panels
@@ -175,13 +175,14 @@ def toy_report_job(tables, rows, summary, figure):
         ax.set_title(
             f"({'ab'[problems.index(problem)]}) {problem} problem "
             f"({'linear' if problem == 'linear' else 'RBF'} kernel), "
-            f"{int(sub['n_repeats'].max())} repetitions"
+            f"{int(sub['n_repeats'].max())} reps"
         )
         ax.set_xlabel("Number of samples")
         ax.set_ylabel("Mean error rate (%)")
         ax.set_ylim(0, 55)
         ax.grid(alpha=0.3)
-        ax.legend()
+    # one legend below both panels (inside, it hid the curves of the nonlinear problem)
+    figures.legend_below(fig)
     figures.save_figure(fig, figure)
     log.info("toy: %d rows, %d summary lines", len(data), len(summ))
 
@@ -290,7 +291,8 @@ def realdata_report_job(
     ]
     ncol = min(3, max(1, len(curves)))
     nrow = max(1, int(np.ceil(len(curves) / ncol)))
-    fig, axes = figures.subplots(nrow, ncol, aspect=0.75 * nrow / ncol, squeeze=False)
+    # a two-line title a panel, and one legend below them all (inside, it hid the curves)
+    fig, axes = figures.subplots(nrow, ncol, aspect=0.8 * nrow / ncol + 0.08, squeeze=False)
     for ax, (exp, kernel) in zip(axes.flat, curves):
         sub = summ[(summ["experiment"] == exp) & (summ["kernel"] == kernel)]
         # one colour and line style per method in every panel
@@ -306,16 +308,17 @@ def realdata_report_job(
                 **method_style(method),
             )
         ax.set_title(
-            f"{sub['dataset'].iloc[0]} — {kernel} kernel ({exp}, "
-            f"{int(sub['n_repeats'].max())} reps)",
+            f"{sub['dataset'].iloc[0]}, {kernel} kernel\n{exp}, {int(sub['n_repeats'].max())} reps",
+            fontsize="small",
         )
         ax.set_xlabel("Number of features")
         ax.set_ylabel("Mean error rate (%)")
         ax.grid(alpha=0.3)
-        ax.legend(fontsize="x-small")
     for ax in list(axes.flat)[len(curves) :]:
         ax.axis("off")
-    if not curves:
+    if curves:
+        figures.legend_below(fig)
+    else:
         axes.flat[0].text(0.5, 0.5, "no experiment with several S values", ha="center")
     figures.save_figure(fig, figure)
     log.info(

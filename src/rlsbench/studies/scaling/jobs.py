@@ -432,7 +432,10 @@ def figure_job(points, agreement, figure, *, sweep, scale, settings, labels):
         if len(ticks) <= 12:
             ax.set_xticks(ticks)
     ax.grid(True, which="both", alpha=0.3)
-    if len(ok):
+    lines = ok.groupby(["method", "threads"]).ngroups
+    if lines > 3:  # more entries than a corner holds without hiding points: below the panel
+        figures.legend_below(fig, ncols=2)
+    elif lines:
         ax.legend(fontsize=8)
     figures.save_figure(fig, figure)
     log.info("%s %s: %d points drawn, %d not run", sweep, scale, len(ok), len(data) - len(ok))

@@ -232,16 +232,12 @@ def fig1_job(runs, png, md, csv, *, entry):
         ylabel="test NMSE",
         title=f"test NMSE on {entry['n_test']} examples",
     )
-    ax_time.legend(loc="lower right")
-    ax_time.text(
-        0.01,
-        0.99,
-        f"budgets: {entry['flop_budget']:.3g} estimated flops, {entry['memory_budget_mb']} MB\n"
-        "(dotted: first size over a budget)",
-        transform=ax_time.transAxes,
-        fontsize=7,
-        va="top",
-        in_layout=False,  # a note inside the panel: it must not move the panels
+    # the budgets in the legend's title: a note inside the panel overlapped the curves
+    ax_time.legend(
+        loc="lower right",
+        title=f"dotted: first n over a budget\n({entry['flop_budget']:.3g} estimated flops, "
+        f"{entry['memory_budget_mb']} MB)",
+        title_fontsize="x-small",
     )
     figures.save_figure(fig, png)
 
