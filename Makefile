@@ -74,7 +74,7 @@ test-slurm: install
 	$(BIN)/pip install --quiet -e '.[slurm]'
 	tests/slurm/run_test.sh
 
-# Runtime scaling study (issue 5): the full grid of config/paper.yaml (~10 CPU-minutes), then
+# Runtime scaling study (issue 5): the full grid of config/paper.yaml (~15 min on 2 cores, timing jobs one at a time), then
 # its committed copy under results/paper/scaling/.
 .PHONY: scaling-paper
 scaling-paper: install
