@@ -265,6 +265,12 @@ def legend_below(fig, *, ncols: int | None = None, title: str | None = None) -> 
     if ncols is None:
         longest = max(len(label) for label in entries)
         ncols = max(1, min(len(entries), 5, int(TWO_COLUMN_IN * 12 // (longest + 4))))
+    _legend_under_panels(fig, entries, ncols, title)
+    return math.ceil(len(entries) / ncols)
+
+
+def _legend_under_panels(fig, entries, ncols, title=None, title_size=None) -> None:
+    """A frameless figure legend of ``entries`` ({label: handle}) below the panels."""
     fig.legend(
         list(entries.values()),
         list(entries),
@@ -272,8 +278,8 @@ def legend_below(fig, *, ncols: int | None = None, title: str | None = None) -> 
         ncols=ncols,
         frameon=False,
         title=title,
+        title_fontsize=title_size,
     )
-    return math.ceil(len(entries) / ncols)
 
 
 def _one_column_layout(fig) -> float:
@@ -304,15 +310,7 @@ def _one_column_layout(fig) -> float:
     ncols = 2 if len(entries) > 3 and short else 1 if len(entries) > 3 else max(len(entries), 1)
     title, title_size = next((t for t in titles if t[0]), (None, None))
     if entries:
-        fig.legend(
-            list(entries.values()),
-            list(entries),
-            loc="outside lower center",
-            ncols=ncols,
-            frameon=False,
-            title=title,
-            title_fontsize=title_size,
-        )
+        _legend_under_panels(fig, entries, ncols, title, title_size)
     rows = math.ceil(len(entries) / ncols) + (title.count("\n") + 1 if title else 0)
     return max(len(panels), 1) * ONE_COLUMN_PANEL_IN + rows * _LEGEND_ROW_IN + 0.1
 
