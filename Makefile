@@ -74,8 +74,8 @@ test-slurm: install
 	$(BIN)/pip install --quiet -e '.[slurm]'
 	tests/slurm/run_test.sh
 
-# Runtime scaling study (issue 5): the full grid of config/paper.yaml (~15 min on 2 cores, timing jobs one at a time), then
-# its committed copy under results/paper/scaling/.
+# Runtime scaling study (issue 5): the full grid of config/paper.yaml (~15 min on 2 cores: the
+# timing jobs run one at a time), then its committed copy under results/paper/scaling/.
 .PHONY: scaling-paper
 scaling-paper: install
 	nice -n 10 $(BIN)/snakemake --cores $(CORES) --configfile config/paper.yaml scaling_publish

@@ -171,7 +171,7 @@ def test_one_column_files_stack_the_panels_and_merge_their_legends(tmp_path):
     plt.close(fig)
 
 
-def test_legend_below_replaces_the_panels_legends_by_one_under_them(tmp_path):
+def test_legend_below_replaces_the_panels_legends_by_one_under_them():
     fig, (left, right) = figures.subplots(1, 2)
     for ax, methods in ((left, ("greedy_rls", "random")), (right, ("greedy_rls", "sfs"))):
         for method in methods:
