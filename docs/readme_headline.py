@@ -23,7 +23,15 @@ import pandas as pd
 REPO = Path(__file__).resolve().parents[1]
 SPEED = REPO / "benchmarks" / "results" / "greedy_rls.md"
 FIDELITY = REPO / "results" / "paper" / "fidelity_summary.csv"
-VERDICTS = ["match", "same conclusion", "contradicts", "not public", "not run", "total"]
+VERDICTS = [
+    "match",
+    "same conclusion",
+    "inconclusive",
+    "contradicts",
+    "not public",
+    "not run",
+    "total",
+]
 PAPERS = {
     "pahikkala": "Pahikkala et al. (greedy RLS)",
     "buteneers": "Buteneers et al.",

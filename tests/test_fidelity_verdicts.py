@@ -8,7 +8,17 @@ import math
 import pandas as pd
 import pytest
 
-from rlsbench.studies.fidelity.verdicts import VERDICTS, cell_verdicts, roll_up, tolerance
+from rlsbench.studies.fidelity.verdicts import (
+    INCONCLUSIVE,
+    VERDICTS,
+    cell_verdicts,
+    claim_verdict,
+    decide_interval,
+    exponent_interval,
+    fit_exponent,
+    roll_up,
+    tolerance,
+)
 
 NAN = math.nan
 
@@ -160,8 +170,74 @@ def test_every_verdict_is_reachable_by_a_cell():
         cell(method="d", ours_value=99.0),
         cell(method="e", availability="not public", ours_value=NAN),
         cell(method="f", ours_value=NAN),
+        # paper orders g2's pair, ours ties it within our repetitions' margin
+        cell(
+            method="g", column="g", group="g2", value=5.0, ours_value=9.0, ours_spread=2, ours_n=4
+        ),
+        cell(
+            method="h", column="h", group="g2", value=7.0, ours_value=8.5, ours_spread=2, ours_n=4
+        ),
     )
     assert {v for v, _ in rows} == set(VERDICTS)
+
+
+def test_a_gap_within_our_own_noise_is_inconclusive_not_contradicts():
+    # the paper orders a < b; ours differ by 0.5 where the combined standard error is 1.0
+    a = cell(column="a", method="a", group="g", value=5.0, ours_value=9.0, ours_spread=1, ours_n=2)
+    b = cell(column="b", method="b", group="g", value=7.0, ours_value=8.5, ours_spread=1, ours_n=2)
+    (va, ra), (vb, _) = judge(a, b)
+    assert (va, vb) == (INCONCLUSIVE, INCONCLUSIVE)
+    assert "tie margin of our own repetitions" in ra
+    # the same gap with tight repetitions is a real reversal
+    (va, _), _ = judge(dict(a, ours_spread=0.01), dict(b, ours_spread=0.01))
+    assert va == "contradicts"
+
+
+def test_hardware_times_tie_within_their_repetitions_spread():
+    a = cell(column="a", method="a", group="t", compare="hardware", value=2.0, ours_value=2.0,
+             ours_spread=0.5, ours_n=5)  # fmt: skip
+    b = cell(column="b", method="b", group="t", compare="hardware", value=600.0, ours_value=1.9,
+             ours_spread=0.5, ours_n=5)  # fmt: skip
+    assert [v for v, _ in judge(a, b)] == [INCONCLUSIVE, INCONCLUSIVE]
+
+
+@pytest.mark.parametrize(
+    ("interval", "bounds", "expected"),
+    [
+        ((0.6, 0.9), (0.5, 1.5), True),
+        ((0.45, 0.9), (0.5, 1.5), INCONCLUSIVE),
+        ((1.6, 2.0), (0.5, 1.5), False),
+        ((-0.2, 0.3), (-math.inf, 0.5), True),
+        ((0.503 - 0.1, 0.503 + 0.1), (-math.inf, 0.5), INCONCLUSIVE),
+        ((-math.inf, math.inf), (0.5, 1.5), INCONCLUSIVE),
+    ],
+)
+def test_an_interval_decides_a_threshold_claim_only_when_it_does_not_straddle(
+    interval, bounds, expected
+):
+    assert decide_interval(*interval, *bounds) == expected
+
+
+def test_two_exponents_either_side_of_a_threshold_give_one_verdict():
+    # the case: 0.503 and 0.479 on either side of "below 0.5", each ± 0.02 from 4 sizes
+    verdicts = {
+        claim_verdict(decide_interval(*exponent_interval(e, 0.02, 4), upper=0.5), "public")
+        for e in (0.503, 0.479)
+    }
+    assert verdicts == {INCONCLUSIVE}
+
+
+def test_exponent_interval_widens_with_fewer_sizes_and_has_none_below_three():
+    narrow, wide = exponent_interval(1.0, 0.05, 10), exponent_interval(1.0, 0.05, 3)
+    assert wide[0] < narrow[0] < 1.0 < narrow[1] < wide[1]
+    assert exponent_interval(1.0, 0.05, 2) == (-math.inf, math.inf)
+
+
+def test_fit_exponent_recovers_a_power_law_inside_its_interval():
+    sizes = [100, 200, 400, 800, 1600]
+    times = [1e-3 * s**1.5 * (1 + 0.01 * (-1) ** i) for i, s in enumerate(sizes)]
+    e, low, high = fit_exponent(sizes, times)
+    assert low < 1.5 < high and abs(e - 1.5) < 0.02 and high - low < 0.1
 
 
 @pytest.mark.parametrize(
@@ -178,6 +254,11 @@ def test_every_verdict_is_reachable_by_a_cell():
         (["match", "match"], ["same conclusion", "contradicts"], "contradicts"),
         (["match", "contradicts"], [], "contradicts"),
         (["not public"], ["contradicts"], "contradicts"),
+        (["match", "match"], ["inconclusive"], "match"),
+        (["inconclusive"], [], "inconclusive"),
+        (["not run"], ["inconclusive"], "inconclusive"),
+        (["inconclusive", "contradicts"], [], "contradicts"),
+        (["match"], ["inconclusive", "contradicts"], "contradicts"),
     ],
 )
 def test_item_roll_up(rows, claims, expected):

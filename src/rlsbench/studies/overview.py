@@ -48,6 +48,7 @@ PAPERS = {
 VERDICT_COLOURS = {
     "match": "#b7e4c7",
     "same conclusion": "#d8f3dc",
+    "inconclusive": "#e5dbff",
     "contradicts": "#ffc9c9",
     "not public": "#e9ecef",
     "not run": "#fff3bf",
@@ -200,6 +201,8 @@ def fidelity_section(ledger: pd.DataFrame | None) -> tuple[str, str]:
         "and every claim they make in words, judged against this run by written rules "
         "(<em>match</em>: within the spread of our repetitions or the paper's precision; "
         "<em>same conclusion</em>: the paper's ordering or claim holds, the numbers differ; "
+        "<em>inconclusive</em>: within the spread of our own repetitions, or a measured "
+        "exponent whose confidence interval straddles the claim's threshold; "
         "<em>contradicts</em>; <em>not public</em>: the data are not available; "
         "<em>not run</em>: not in this run's configuration). Every cell and series with its "
         "reason: the Fidelity category.</p>\n"

@@ -3,8 +3,14 @@
 Each check reads our tables from a :class:`~rlsbench.studies.fidelity.ours.RunTree` and returns
 one :class:`Outcome` per scope it tests (a dataset, a kernel, or the whole claim). An outcome
 ``holds`` (True: the claim holds on our results, verdict *same conclusion*; False: it does not,
-*contradicts*; None: a table it needs is absent, *not run*). Claims on data that are not public
-have no check and are *not public*.
+*contradicts*; None: a table it needs is absent, *not run*; :data:`INCONCLUSIVE`: a claim on a
+measured time whose confidence interval straddles the claim's threshold, *inconclusive*).
+Claims on data that are not public have no check and are *not public*.
+
+A claim on measured times (a growth exponent) is decided from the confidence interval of the
+fitted exponent (:func:`~rlsbench.studies.fidelity.verdicts.fit_exponent`), never from the
+point estimate alone, so that two runs of one config, on a quiet or a loaded machine, give the
+same verdict.
 
 Where the paper's words leave a threshold open, the check states the one it uses in its
 docstring and reason (for example "most cases" = more than half of them; "comparable" = within
@@ -21,6 +27,13 @@ import numpy as np
 import pandas as pd
 
 from rlsbench.studies.fidelity.ours import RunTree, ramona_realdata
+from rlsbench.studies.fidelity.verdicts import (
+    INCONCLUSIVE,
+    decide_interval,
+    exponent_interval,
+    fit_exponent,
+    interval_text,
+)
 
 
 @dataclass(frozen=True)
@@ -28,7 +41,7 @@ class Outcome:
     """What one check found for one scope of a claim."""
 
     scope: str
-    holds: bool | None
+    holds: bool | None | str  # str: INCONCLUSIVE
     ours: str
     reason: str
 
@@ -57,10 +70,25 @@ def _majority(flags):
     return sum(flags) > len(flags) / 2
 
 
-def _slope(x, y):
-    """Least-squares slope of log y against log x (the growth exponent)."""
-    x, y = np.log(np.asarray(x, dtype=float)), np.log(np.asarray(y, dtype=float))
-    return float(np.polyfit(x, y, 1)[0])
+def _exponent_claim(scope, x, y, lower, upper, what, rule):
+    """Outcome of "the growth exponent of y in x lies in (lower, upper)", decided on the
+    exponent's confidence interval (inconclusive where it straddles a bound)."""
+    e, low, high = fit_exponent(x, y)
+    return Outcome(
+        scope,
+        decide_interval(low, high, lower, upper),
+        f"{what} {e:.2f} ({interval_text(low, high)})",
+        f"{rule}; decided on the exponent's confidence interval",
+    )
+
+
+def _above(a, b):
+    """Whether interval ``a`` lies above interval ``b``: True / False / INCONCLUSIVE."""
+    if a[0] > b[1]:
+        return True
+    if a[1] < b[0]:
+        return False
+    return INCONCLUSIVE
 
 
 def _f(x, digits=3):
@@ -130,13 +158,14 @@ def _exponent_outcome(exps, sweep, method, expected, scope):
     if e.empty:
         return Outcome(scope, None, "", f"no {method} exponent in sweep {sweep}")
     r = e.iloc[0]
+    low, high = exponent_interval(r["exponent"], r["stderr"], r["n_points"])
     return Outcome(
         scope,
-        abs(r["exponent"] - expected) < 0.5,
+        decide_interval(low, high, expected - 0.5, expected + 0.5),
         f"exponent {_f(r['exponent'])} ± {_f(r['stderr'], 2)} ({int(r['n_points'])} sizes, "
-        f"{r['size_min']}…{r['size_max']})",
+        f"{r['size_min']}…{r['size_max']}; {interval_text(low, high)})",
         f"the stated complexity holds when the fitted exponent rounds to {expected} "
-        "(|exponent − stated| < 0.5)",
+        "(|exponent − stated| < 0.5), decided on the exponent's confidence interval",
     )
 
 
@@ -701,7 +730,7 @@ def _timing_slopes(tree, sweep, axis):
     if timing is None:
         return None
     t = timing[timing["sweep"] == sweep]
-    return {m: (_slope(g[axis], g["t_opt"]), g) for m, g in t.groupby("method") if len(g) > 1}
+    return {m: (fit_exponent(g[axis], g["t_opt"]), g) for m, g in t.groupby("method") if len(g) > 1}
 
 
 @check("B13")
@@ -714,16 +743,16 @@ def _independent_of_m(tree):
     out = []
     for m in ("rr_eigen", "ffs_eigen", "bfs_eigen"):
         if m in slopes:
-            s, g = slopes[m]
+            (s, low, high), g = slopes[m]
+            naive = f"; naive {slopes['rr_naive'][0][0]:.2f}" if "rr_naive" in slopes else ""
             out.append(
                 Outcome(
                     m,
-                    bool(s < 0.5),
-                    f"exponent in M {s:.2f} (M = {g['M'].min()}…{g['M'].max()}; naive "
-                    f"{slopes['rr_naive'][0]:.2f})"
-                    if "rr_naive" in slopes
-                    else f"exponent in M {s:.2f}",
-                    "independent of M: fitted exponent of t_opt in M below 0.5",
+                    decide_interval(low, high, upper=0.5),
+                    f"exponent in M {s:.2f} (M = {g['M'].min()}…{g['M'].max()}{naive}; "
+                    f"{interval_text(low, high)})",
+                    "independent of M: fitted exponent of t_opt in M below 0.5, decided on the "
+                    "exponent's confidence interval",
                 )
             )
     return out
@@ -736,14 +765,15 @@ def _proportional_to_n(tree):
     slopes = _timing_slopes(tree, "N", "N")
     if not slopes or "rr_eigen" not in slopes:
         return not_run("buteneers/timing.csv sweep over N")
-    s, g = slopes["rr_eigen"]
+    (s, low, high), g = slopes["rr_eigen"]
     return [
         Outcome(
             "rr_eigen, timing sweep over N",
-            bool(abs(s - 1) < 0.5),
-            f"exponent in N {s:.2f} (N = {g['N'].min()}…{g['N'].max()}, M = {g['M'].iloc[0]})",
+            decide_interval(low, high, 0.5, 1.5),
+            f"exponent in N {s:.2f} (N = {g['N'].min()}…{g['N'].max()}, M = {g['M'].iloc[0]}; "
+            f"{interval_text(low, high)})",
             "proportional to N: fitted exponent within 0.5 of 1 (the paper's own analysis "
-            "gives O(KN³))",
+            "gives O(KN³)), decided on the exponent's confidence interval",
         )
     ]
 
@@ -1418,13 +1448,17 @@ def _r2w2_complexity_n(tree):
     if c is None or not {"r2w2", "sas", "kfds"} <= set(c.columns):
         return not_run("CPU times over N for R2W2, SAS and KFDS")
     big = c[c.index >= 200]
-    slopes = {m: _slope(big.index, big[m]) for m in ("r2w2", "sas", "kfds")}
+    fits = {m: fit_exponent(big.index, big[m]) for m in ("r2w2", "sas", "kfds")}
+    above = [_above(fits["r2w2"][1:], fits[m][1:]) for m in ("sas", "kfds")]
     return [
         Outcome(
             f"N = {big.index.min()}…{big.index.max()}",
-            bool(slopes["r2w2"] > max(slopes["sas"], slopes["kfds"])),
-            ", ".join(f"{m} exponent {v:.2f}" for m, v in slopes.items()),
-            "R2W2's fitted growth exponent in N (N ≥ 200) above SAS's and KFDS's",
+            False if False in above else (True if all(a is True for a in above) else INCONCLUSIVE),
+            ", ".join(
+                f"{m} exponent {e:.2f} ({interval_text(lo, hi)})" for m, (e, lo, hi) in fits.items()
+            ),
+            "R2W2's fitted growth exponent in N (N ≥ 200) above SAS's and KFDS's, decided on "
+            "the exponents' confidence intervals (overlapping intervals: inconclusive)",
         )
     ]
 
@@ -1437,12 +1471,14 @@ def _quadratic_n(tree):
     big = c[c.index >= 200]
     out = []
     for m in ("sas", "r2w2"):
-        s = _slope(big.index, big[m])
         out.append(
-            Outcome(
+            _exponent_claim(
                 m,
-                bool(abs(s - 2) < 0.5),
-                f"exponent in N {s:.2f} (N = {big.index.min()}…{big.index.max()})",
+                big.index,
+                big[m],
+                1.5,
+                2.5,
+                f"exponent in N (N = {big.index.min()}…{big.index.max()})",
                 "quadratic: fitted exponent within 0.5 of 2",
             )
         )
@@ -1456,9 +1492,10 @@ def _sublinear_d(tree):
         return not_run("CPU times over D for SAS and R2W2")
     out = []
     for m in ("sas", "r2w2"):
-        s = _slope(c.index, c[m])
         out.append(
-            Outcome(m, bool(s < 1), f"exponent in D {s:.2f}", "sublinear: fitted exponent below 1")
+            _exponent_claim(
+                m, c.index, c[m], -math.inf, 1, "exponent in D", "sublinear: fitted exponent < 1"
+            )
         )
     return out
 
@@ -1484,13 +1521,17 @@ def _rfe_explosion(tree):
     c = _cpu(tree, "D")
     if c is None or "rfe" not in c:
         return not_run("CPU times over D for RFE")
-    slopes = {m: _slope(c.index, c[m]) for m in c.columns}
+    fits = {m: fit_exponent(c.index, c[m]) for m in c.columns}
+    above = [_above(fits["rfe"][1:], f[1:]) for m, f in fits.items() if m != "rfe"]
     return [
         Outcome(
             f"D = {c.index.min()}…{c.index.max()}",
-            bool(slopes["rfe"] == max(slopes.values())),
-            ", ".join(f"{m} {v:.2f}" for m, v in sorted(slopes.items(), key=lambda kv: -kv[1])),
-            "RFE's fitted growth exponent in D the largest of all methods",
+            False if False in above else (True if all(a is True for a in above) else INCONCLUSIVE),
+            ", ".join(
+                f"{m} {e:.2f}" for m, (e, _, _) in sorted(fits.items(), key=lambda kv: -kv[1][0])
+            ),
+            "RFE's fitted growth exponent in D the largest of all methods, decided on the "
+            "exponents' confidence intervals (overlapping intervals: inconclusive)",
         )
     ]
 
@@ -1703,12 +1744,14 @@ def _forward_linear(tree):
     fixed = fwd[fwd["k_max"] == fwd["k_max"].max()]
     if len(fixed) < 2:
         return not_run("two Forward sizes at the same k_max")
-    s = _slope(fixed["n_train"], fixed["fit_s"])
     return [
-        Outcome(
+        _exponent_claim(
             f"k_max = {int(fixed['k_max'].iloc[0])}",
-            bool(abs(s - 1) < 0.5),
-            f"exponent in n {s:.2f} (n = {fixed['n_train'].min()}…{fixed['n_train'].max()})",
+            fixed["n_train"],
+            fixed["fit_s"],
+            0.5,
+            1.5,
+            f"exponent in n (n = {fixed['n_train'].min()}…{fixed['n_train'].max()})",
             "linear: fitted exponent within 0.5 of 1 at fixed k_max",
         )
     ]

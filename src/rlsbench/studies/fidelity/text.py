@@ -23,7 +23,7 @@ CLAIM_WORDS = re.compile(
     r"\b(?:(?P<reproduced>reproduc\w*|confirm\w*|match\w*|agree\w*)|(?P<regenerated>regenerat\w*))\b",
     re.IGNORECASE,
 )
-RAN = ("match", "same conclusion", "contradicts")
+RAN = ("match", "same conclusion", "inconclusive", "contradicts")
 #: A negation shortly before the claim word ("not reproduced", "does not match").
 NEGATION = re.compile(
     r"\b(not|no|never|cannot|can't|doesn't|don't|isn't|aren't|fails?\s+to|unable\s+to)\b"

@@ -41,6 +41,14 @@ Every row of the ledger gets exactly one verdict, computed here and never writte
     Everything else: a number outside the tolerance whose group has a reversed pair or no pair
     that holds, a claim our check refutes.
 
+*inconclusive*
+    Our run cannot decide: a claim on a measured quantity (a fitted growth exponent of measured
+    times) whose confidence interval (level :data:`CONFIDENCE`, Student's t with the fit's
+    degrees of freedom) straddles the claim's threshold, or has too few sizes for an interval;
+    a cell whose every ordering against its group falls inside the tie margin of our own
+    repetitions. Such a verdict depends on the machine's load or on chance, so it says neither
+    *same conclusion* nor *contradicts*: two runs of one config and seed give the same verdict.
+
 Series without a number (``compare = claims``) take the verdict of the claims attached to their
 item. An *item* row (one per numbered table or figure) rolls its rows up: *not public* when all
 of them are; *not run* when none of ours exists and no claim was checked; *contradicts* when a
@@ -55,8 +63,82 @@ import math
 import numpy as np
 import pandas as pd
 
-VERDICTS = ("match", "same conclusion", "contradicts", "not public", "not run")
+VERDICTS = ("match", "same conclusion", "inconclusive", "contradicts", "not public", "not run")
 GOOD = ("match", "same conclusion")
+INCONCLUSIVE = "inconclusive"
+#: Two-sided confidence level of the intervals that decide claims on measured quantities.
+CONFIDENCE = 0.95
+
+
+def exponent_interval(exponent, stderr, n_points, level=CONFIDENCE):
+    """Confidence interval ``(low, high)`` of a fitted log-log slope.
+
+    Parameters
+    ----------
+    exponent, stderr : float
+        The least-squares slope and its standard error.
+    n_points : int
+        The number of distinct sizes the slope was fitted on; the interval uses Student's t
+        with ``n_points - 2`` degrees of freedom.
+    level : float
+        Two-sided confidence level.
+
+    Returns
+    -------
+    tuple of float
+        ``(-inf, inf)`` where there is no spread to judge from (fewer than three sizes, or a
+        missing standard error).
+    """
+    from scipy import stats
+
+    if _nan(stderr) or _nan(n_points) or n_points < 3 or _nan(exponent):
+        return -math.inf, math.inf
+    half = float(stats.t.ppf(0.5 + level / 2, int(n_points) - 2)) * float(stderr)
+    return exponent - half, exponent + half
+
+
+def fit_exponent(x, y, level=CONFIDENCE):
+    """Slope of log ``y`` against log ``x`` with its confidence interval.
+
+    Parameters
+    ----------
+    x, y : array-like of shape (n_points,)
+        Sizes and measured times (all > 0); repeated sizes count as repetitions.
+
+    Returns
+    -------
+    tuple of float
+        ``(exponent, low, high)``; the interval as :func:`exponent_interval`, with the number
+        of points as ``n_points``.
+    """
+    from scipy import stats
+
+    x, y = np.log(np.asarray(x, dtype=float)), np.log(np.asarray(y, dtype=float))
+    if x.size < 2 or np.ptp(x) == 0:
+        return math.nan, -math.inf, math.inf
+    fit = stats.linregress(x, y)
+    stderr = fit.stderr if x.size > 2 else math.nan
+    return (float(fit.slope), *exponent_interval(float(fit.slope), stderr, x.size, level))
+
+
+def decide_interval(low, high, lower=-math.inf, upper=math.inf):
+    """Whether a claim "the quantity lies in (lower, upper)" holds for an interval estimate.
+
+    Returns True when the whole interval ``[low, high]`` lies inside, False when it lies wholly
+    outside, and :data:`INCONCLUSIVE` when it straddles a bound.
+    """
+    if lower < low and high < upper:
+        return True
+    if high <= lower or low >= upper:
+        return False
+    return INCONCLUSIVE
+
+
+def interval_text(low, high):
+    """'95 % CI 0.52…0.66' (or 'no interval: too few sizes')."""
+    if math.isinf(low) or math.isinf(high):
+        return "no confidence interval: fewer than three sizes"
+    return f"{CONFIDENCE:.0%} CI {low:.2f}…{high:.2f}"
 
 
 def tolerance(ours_spread, spread, precision):
@@ -92,9 +174,26 @@ def _scale(row, x):
     return math.log10(x) if row.compare == "log" and x > 0 else x
 
 
+def _ours_time_tie(a, b):
+    """Tie margin of two measured times: their combined standard error where our repetitions
+    give one, else none (a single measurement orders by its value)."""
+    se = math.hypot(_se(a.ours_spread, a.ours_n), _se(b.ours_spread, b.ours_n))
+    return 0.0 if math.isnan(se) else se
+
+
 def ordering(cell, others):
-    """(held, reversed, compared) pairs of ``cell`` against the other cells of its group."""
-    held, reversed_, compared = [], [], 0
+    """Pairs of ``cell`` against the other cells of its group.
+
+    Returns
+    -------
+    held, reversed_ : list of str
+        The other cells of the pairs the paper orders and ours orders the same way / the other.
+    compared : int
+        Pairs with a value on both sides.
+    tied : int
+        Pairs the paper orders but ours ties within our own repetitions' margin.
+    """
+    held, reversed_, compared, tied = [], [], 0, 0
     for other in others:
         if _nan(other.value) or _nan(other.ours_value):
             continue
@@ -102,13 +201,19 @@ def ordering(cell, others):
         dp = _scale(cell, cell.value) - _scale(other, other.value)
         do = _scale(cell, cell.ours_value) - _scale(other, other.ours_value)
         tie_p = 0.0 if cell.compare == "log" else _paper_tie(cell, other)
-        tie_o = 0.0 if cell.compare in ("hardware", "log") else _ours_tie(cell, other)
+        if cell.compare == "log":
+            tie_o = 0.0
+        elif cell.compare == "hardware":
+            tie_o = _ours_time_tie(cell, other)
+        else:
+            tie_o = _ours_tie(cell, other)
         if abs(dp) <= tie_p:
             continue
         if abs(do) <= tie_o:
+            tied += 1
             continue
         (held if np.sign(dp) == np.sign(do) else reversed_).append(_label(cell, other))
-    return held, reversed_, compared
+    return held, reversed_, compared, tied
 
 
 def _label(cell, other):
@@ -155,7 +260,7 @@ def cell_verdict(cell, others=()):
         outside = within.replace("≤", ">")
     else:
         outside = "times on the paper's hardware are not compared by value"
-    held, reversed_, compared = ordering(cell, others)
+    held, reversed_, compared, tied = ordering(cell, others)
     if reversed_:
         return "contradicts", f"{outside}; ordering reversed against {', '.join(reversed_)}"
     if held:
@@ -164,6 +269,11 @@ def cell_verdict(cell, others=()):
         if cell.compare == "hardware":
             return "not run", f"{outside}; no other cell of ours in its group to order it against"
         return "contradicts", outside
+    if tied:
+        return INCONCLUSIVE, (
+            f"{outside}; each of the paper's orderings is within the tie margin of our own "
+            f"repetitions ({tied} pair(s))"
+        )
     return "contradicts", f"{outside}; none of the paper's orderings is reproduced (ties)"
 
 
@@ -188,24 +298,34 @@ def cell_verdicts(joined):
 
 
 def claim_verdict(outcomes, availability):
-    """Verdict of one claim scope from its check's outcome (holds: True/False/None)."""
+    """Verdict of one claim scope from its check's outcome (holds: True/False/None, or
+    :data:`INCONCLUSIVE`)."""
     if availability == "not public":
         return "not public"
     if outcomes is None:
         return "not run"
+    if isinstance(outcomes, str) and outcomes == INCONCLUSIVE:
+        return INCONCLUSIVE
     return {True: "same conclusion", False: "contradicts", None: "not run"}[outcomes]
 
 
 def roll_up(rows, claim_rows):
-    """Verdict and reason of an item from its rows (cells, series) and its claims' rows."""
+    """Verdict and reason of an item from its rows (cells, series) and its claims' rows.
+
+    An *inconclusive* row or claim counts as checked but decides nothing: the item is
+    *inconclusive* only when nothing else decided it.
+    """
     checked = [v for v in claim_rows if v in ("same conclusion", "contradicts")]
-    if rows and all(v == "not public" for v in rows) and not checked:
+    undecided = [v for v in rows + claim_rows if v == INCONCLUSIVE]
+    if rows and all(v == "not public" for v in rows) and not checked and not undecided:
         return "not public", "the paper's data are not public"
     ran = [v for v in rows if v in ("match", "same conclusion", "contradicts")]
     counts = ", ".join(f"{rows.count(v)} {v}" for v in VERDICTS if rows.count(v))
     claims = ", ".join(f"{claim_rows.count(v)} {v}" for v in VERDICTS if claim_rows.count(v))
     detail = f"rows: {counts or 'none'}" + (f"; claims: {claims}" if claims else "")
     if not ran and not checked:
+        if undecided:
+            return INCONCLUSIVE, detail
         if any(v == "not public" for v in rows + claim_rows) and not any(
             v == "not run" for v in rows + claim_rows
         ):
