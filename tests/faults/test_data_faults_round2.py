@@ -277,8 +277,14 @@ def test_a_name_twice_in_the_registry_column_names_is_refused(tiny):
     assert_nothing_partial(t, raw_complete=True)
 
 
-def test_an_arff_attribute_declared_twice_is_named_by_both_lines(tiny):
-    data = GOOD["arff"].replace(b"@attribute b numeric", b"@attribute 'a' numeric")
+@pytest.mark.parametrize(
+    "declaration",
+    # scipy refuses the first without a line and takes the quoted one as a second feature "'a'"
+    [b"@attribute a numeric", b"@attribute 'a' numeric"],
+    ids=["plain", "quoted"],
+)
+def test_an_arff_attribute_declared_twice_is_named_by_both_lines(tiny, declaration):
+    data = GOOD["arff"].replace(b"@attribute b numeric", declaration)
     t = tiny({"data": data}, kind="arff")
     t.download()
     with pytest.raises(FormatError) as err:
