@@ -8,6 +8,7 @@ and leaves nothing partial behind."""
 from __future__ import annotations
 
 import errno
+import importlib
 import socket
 import threading
 import time
@@ -31,6 +32,9 @@ from rlsbench.benchmark.datasets import (
 from rlsbench.benchmark.datasets import registry as registry_module
 
 from .conftest import GOOD, assert_nothing_partial
+
+# the package exports the function `download`, which hides the module of that name
+download_module = importlib.import_module("rlsbench.benchmark.datasets.download")
 
 DUPLICATED_TARGET = b"a1,a2,rej,a3,rej\n1,2,3,4,g\n2,3,4,5,b\n3,4,5,6,g\n4,5,6,7,b\n"
 
@@ -342,3 +346,45 @@ def test_a_target_name_not_in_the_header_lists_the_columns(tiny):
     assert Path(err.value.file).name == "data"
     assert "target column 'label' not found; columns: ['a', 'b', 'y']" in err.value.reason
     assert_nothing_partial(t, raw_complete=True)
+
+
+class _FullDisk:
+    """A file whose every write fails as on a full disk."""
+
+    def __init__(self, fh):
+        self.fh = fh
+
+    def write(self, data):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def close(self):
+        self.fh.close()
+
+
+@pytest.mark.parametrize("where", ["raw-file", "download-record"])
+def test_disk_full_while_downloading_names_the_file_and_tries_no_other_url(
+    tiny, monkeypatch, where
+):
+    t = tiny({"data": GOOD["csv"]})
+    if where == "raw-file":
+        written = t.raw_dir / "data"
+        monkeypatch.setattr(
+            download_module, "open", lambda path, mode: _FullDisk(open(path, mode)), raising=False
+        )
+    else:
+        written = t.raw_dir / "verified.json"
+        write_text = Path.write_text
+
+        def full_disk(self, *args, **kwargs):
+            if "verified.json" in self.name:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            return write_text(self, *args, **kwargs)
+
+        monkeypatch.setattr(Path, "write_text", full_disk)
+    with pytest.raises(DatasetError) as err:
+        t.download(mirrors=[t.mirror, t.mirror / "elsewhere"])
+    assert not isinstance(err.value, DownloadError)  # the disk failed, not the URLs
+    assert (err.value.dataset, err.value.file) == ("tiny", str(written))
+    assert "No space left on device" in err.value.reason
+    assert "URL(s) failed" not in str(err.value)
+    assert_nothing_partial(t, raw_complete=False)

@@ -26,7 +26,7 @@ import urllib.request
 from pathlib import Path
 
 from rlsbench.benchmark._io import atomic_path
-from rlsbench.benchmark.datasets.errors import DownloadError, IntegrityError
+from rlsbench.benchmark.datasets.errors import DatasetError, DownloadError, IntegrityError
 from rlsbench.benchmark.datasets.integrity import make_readable, sha256_file, verify_file
 from rlsbench.benchmark.datasets.locking import dataset_lock
 from rlsbench.benchmark.datasets.registry import DatasetSpec, FileSpec
@@ -211,6 +211,22 @@ def _open(url: str, timeout: float, stop):
     return opener.open(url, timeout=timeout)
 
 
+class _WriteFailure(Exception):
+    """Writing the local copy failed (a full disk): no other attempt or URL can help."""
+
+    def __init__(self, error: OSError):
+        super().__init__(error.strerror or str(error))
+        self.error = error
+
+
+def _local(call, *args):
+    """``call(*args)`` on the local copy; its OSError is the disk's, not the server's."""
+    try:
+        return call(*args)
+    except OSError as exc:
+        raise _WriteFailure(exc) from exc
+
+
 def _deadline_passed(received) -> str:
     when = (
         "before the response headers were complete"
@@ -240,13 +256,16 @@ def _fetch_once(url: str, dest: Path, timeout: float, stop=None) -> None:
             total = int(expected) if expected is not None and expected.isdigit() else None
             bar = transfer_bar(Path(urllib.parse.urlsplit(url).path).name or url, total)
             try:
-                with open(dest, "wb") as out:
+                out = _local(open, dest, "wb")
+                try:
                     while chunk := read(_CHUNK):
-                        out.write(chunk)
+                        _local(out.write, chunk)
                         received += len(chunk)
                         bar.update(len(chunk))
                         if _remaining(stop) <= 0:
                             raise _Failure(_deadline_passed(received), False)
+                finally:
+                    _local(out.close)
             finally:
                 bar.close()
     except urllib.error.HTTPError as exc:
@@ -347,6 +366,8 @@ def download_file(
     ------
     DownloadError
         Every candidate URL failed; the message lists each URL with its failure.
+    DatasetError
+        The local copy could not be written (a full disk); the message names it.
     """
     raw_dir = Path(raw_dir)
     target = raw_dir / file.name
@@ -382,6 +403,10 @@ def download_file(
         except _Failure as exc:
             failures.append((url, str(exc)))
             continue
+        except _WriteFailure as exc:
+            raise DatasetError(
+                f"cannot write the downloaded file: {exc}", dataset=dataset, file=target
+            ) from exc.error
         except IntegrityError as exc:
             failures.append((url, exc.reason))
             log.info("%s: %s from %s rejected: %s", dataset, file.name, url, exc.reason)
@@ -484,9 +509,18 @@ def download(
             )
             for f in spec.files
         ]
-        with atomic_path(manifest) as tmp:
-            tmp.write_text(json.dumps({"dataset": spec.name, "files": records}, indent=2) + "\n")
-            make_readable(tmp)
+        try:
+            with atomic_path(manifest) as tmp:
+                tmp.write_text(
+                    json.dumps({"dataset": spec.name, "files": records}, indent=2) + "\n"
+                )
+                make_readable(tmp)
+        except OSError as exc:
+            raise DatasetError(
+                f"cannot write the download record: {exc.strerror or exc}",
+                dataset=spec.name,
+                file=manifest,
+            ) from exc
     return manifest
 
 
