@@ -360,6 +360,12 @@ class _FullDisk:
     def close(self):
         self.fh.close()
 
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
 
 @pytest.mark.parametrize("where", ["raw-file", "download-record"])
 def test_disk_full_while_downloading_names_the_file_and_tries_no_other_url(
