@@ -73,6 +73,7 @@ __all__ = [
     "load",
     "default_cache_dir",
     "candidate_urls",
+    "mirror_list",
     "resolve_mirror",
     "MANIFEST_NAME",
 ]
