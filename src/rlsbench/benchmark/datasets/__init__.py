@@ -27,6 +27,7 @@ from rlsbench.benchmark.datasets.download import (
     MANIFEST_NAME,
     candidate_urls,
     download,
+    mirror_list,
     resolve_mirror,
 )
 from rlsbench.benchmark.datasets.errors import (
@@ -72,6 +73,7 @@ __all__ = [
     "load",
     "default_cache_dir",
     "candidate_urls",
+    "mirror_list",
     "resolve_mirror",
     "MANIFEST_NAME",
 ]
@@ -112,9 +114,9 @@ def fetch(
         Registry name.
     cache_dir : path-like, optional
         Default :func:`default_cache_dir`.
-    mirrors : sequence of str
+    mirrors : str, path-like or sequence of them
         Mirror base URLs/paths tried before the upstream URLs (relative paths: against the
-        current directory).
+        current directory); one str or path is one mirror.
     registry : Registry or path-like, optional
         Default: the built-in registry.
     timeout, retries, backoff, deadline
@@ -122,6 +124,7 @@ def fetch(
     force : bool
         Prepare again even if the ``.npz`` exists.
     """
+    mirrors = mirror_list(mirrors)
     if not isinstance(registry, Registry):
         registry = load_registry(registry)
     spec = registry.get_spec(name)
@@ -138,7 +141,7 @@ def fetch(
             download(
                 spec,
                 raw_dir,
-                mirrors=list(mirrors),
+                mirrors=mirrors,
                 timeout=timeout,
                 retries=retries,
                 backoff=backoff,

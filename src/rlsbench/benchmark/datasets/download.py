@@ -14,9 +14,11 @@ One download of a dataset runs at a time (:mod:`.locking`), and each has an over
 from __future__ import annotations
 
 import http.client
+import io
 import json
 import logging
 import os
+import socket
 import time
 import urllib.error
 import urllib.parse
@@ -24,7 +26,7 @@ import urllib.request
 from pathlib import Path
 
 from rlsbench.benchmark._io import atomic_path
-from rlsbench.benchmark.datasets.errors import DownloadError, IntegrityError
+from rlsbench.benchmark.datasets.errors import DatasetError, DownloadError, IntegrityError
 from rlsbench.benchmark.datasets.integrity import make_readable, sha256_file, verify_file
 from rlsbench.benchmark.datasets.locking import dataset_lock
 from rlsbench.benchmark.datasets.registry import DatasetSpec, FileSpec
@@ -56,7 +58,8 @@ def resolve_mirror(mirror: str, root=None) -> str:
         Directory relative mirror paths are resolved against: the current directory by default
         (the workflow passes its own directory).
     """
-    mirror = str(mirror).strip()
+    mirror = os.fspath(mirror) if isinstance(mirror, os.PathLike) else str(mirror)
+    mirror = mirror.strip()
     scheme = urllib.parse.urlsplit(mirror).scheme.lower()
     if scheme in ("http", "https", "ftp", "file"):
         return mirror.rstrip("/")
@@ -66,12 +69,43 @@ def resolve_mirror(mirror: str, root=None) -> str:
     return path.resolve().as_uri().rstrip("/")
 
 
+def mirror_list(mirrors) -> list:
+    """The ``mirrors`` parameter as a list: one str or path-like is one mirror, not a sequence
+    of one-character mirrors.
+
+    Raises
+    ------
+    DownloadError
+        ``mirrors`` is neither a mirror nor a sequence of them; the message names the parameter.
+    """
+    if mirrors is None:
+        return []
+    if isinstance(mirrors, (str, os.PathLike)):
+        return [mirrors]
+    if isinstance(mirrors, (bytes, dict)) or not hasattr(mirrors, "__iter__"):
+        raise DownloadError(
+            "parameter `mirrors` must be a URL or path, or a sequence of them; got "
+            f"{type(mirrors).__name__}"
+        )
+    out = list(mirrors)
+    for index, mirror in enumerate(out):
+        if not isinstance(mirror, (str, os.PathLike)):
+            raise DownloadError(
+                f"parameter `mirrors[{index}]` must be a URL or path (str or path-like); got "
+                f"{type(mirror).__name__}"
+            )
+    return out
+
+
 def candidate_urls(file: FileSpec, mirrors=(), root=None) -> list[str]:
     """Every URL to try for ``file``, in order: each mirror (by its mirror path), the local copy
-    a user registry names, then the upstream URLs."""
+    a user registry names, then the upstream URLs.
+
+    ``mirrors``: a URL or path, or a sequence of them (see :func:`mirror_list`).
+    """
     urls = []
     if file.mirror:
-        for mirror in mirrors:
+        for mirror in mirror_list(mirrors):
             base = resolve_mirror(mirror, root)
             urls.append(f"{base}/{urllib.parse.quote(file.mirror)}")
     if file.path:
@@ -90,12 +124,128 @@ def _remaining(stop) -> float:
     return float("inf") if stop is None else stop - time.monotonic()
 
 
+class _DeadlineExceeded(OSError):
+    """The overall deadline passed while the socket was waited on (headers or body)."""
+
+
+class _DeadlineSocket:
+    """A connected socket whose every receive is bounded by the overall deadline.
+
+    A per-operation timeout never fires on a server that sends one byte a second, in the
+    headers as much as in the body: each receive here waits at most until ``stop``, and none
+    starts after it.
+    """
+
+    def __init__(self, sock, stop):
+        self._sock = sock
+        self._stop = stop
+        self._timeout = sock.gettimeout()
+
+    def __getattr__(self, name):
+        return getattr(self._sock, name)
+
+    def _bounded(self, receive, *args):
+        left = _remaining(self._stop)
+        if left <= 0:
+            raise _DeadlineExceeded("overall download deadline exceeded")
+        self._sock.settimeout(left if self._timeout is None else min(self._timeout, left))
+        try:
+            return receive(*args)
+        except TimeoutError:
+            if _remaining(self._stop) <= 0:
+                raise _DeadlineExceeded("overall download deadline exceeded") from None
+            raise
+
+    def recv(self, *args):
+        return self._bounded(self._sock.recv, *args)
+
+    def recv_into(self, *args):
+        return self._bounded(self._sock.recv_into, *args)
+
+    def makefile(self, mode="r", buffering=None, **kwargs):
+        # http.client reads the status line, headers and body through this file: it must call
+        # our recv_into, not the wrapped socket's
+        if "b" not in mode or "w" in mode:
+            return self._sock.makefile(mode, buffering, **kwargs)
+        raw = socket.SocketIO(self, "rb")
+        self._sock._io_refs += 1
+        return io.BufferedReader(raw, io.DEFAULT_BUFFER_SIZE if not buffering else buffering)
+
+
+def _deadline_connection(base, stop):
+    class Connection(base):
+        def connect(self):
+            super().connect()
+            self.sock = _DeadlineSocket(self.sock, stop)
+
+    return Connection
+
+
+class _DeadlineHTTPHandler(urllib.request.HTTPHandler):
+    def __init__(self, stop):
+        super().__init__()
+        self._stop = stop
+
+    def http_open(self, req):
+        return self.do_open(_deadline_connection(http.client.HTTPConnection, self._stop), req)
+
+
+class _DeadlineHTTPSHandler(urllib.request.HTTPSHandler):
+    def __init__(self, stop):
+        super().__init__()
+        self._stop = stop
+
+    def https_open(self, req):
+        return self.do_open(
+            _deadline_connection(http.client.HTTPSConnection, self._stop),
+            req,
+            context=self._context,
+        )
+
+
+def _open(url: str, timeout: float, stop):
+    """``urlopen`` whose connection, headers and body all end by ``stop`` (None: no deadline)."""
+    if stop is None:
+        return urllib.request.urlopen(url, timeout=timeout)
+    opener = urllib.request.build_opener(_DeadlineHTTPHandler(stop), _DeadlineHTTPSHandler(stop))
+    return opener.open(url, timeout=timeout)
+
+
+class _WriteFailure(Exception):
+    """Writing the local copy failed (a full disk): no other attempt or URL can help."""
+
+    def __init__(self, error: OSError):
+        super().__init__(error.strerror or str(error))
+        self.error = error
+
+
+def _local(call, *args):
+    """``call(*args)`` on the local copy; its OSError is the disk's, not the server's."""
+    try:
+        return call(*args)
+    except OSError as exc:
+        raise _WriteFailure(exc) from exc
+
+
+def _deadline_passed(received) -> str:
+    when = (
+        "before the response headers were complete"
+        if received is None
+        else f"after {received} bytes of the body"
+    )
+    return (
+        f"overall download deadline exceeded {when} "
+        "(the server is too slow; raise the deadline to wait longer)"
+    )
+
+
 def _fetch_once(url: str, dest: Path, timeout: float, stop=None) -> None:
     left = _remaining(stop)
     if left <= 0:
         raise _Failure("overall download deadline exceeded before this attempt", False)
+    received = None  # None until the response headers arrived
     try:
-        with urllib.request.urlopen(url, timeout=min(timeout, left)) as response:
+        with _open(url, min(timeout, left), stop) as response:
             expected = (
                 response.headers.get("Content-Length") if hasattr(response, "headers") else None
             )
@@ -106,23 +256,26 @@ def _fetch_once(url: str, dest: Path, timeout: float, stop=None) -> None:
             total = int(expected) if expected is not None and expected.isdigit() else None
             bar = transfer_bar(Path(urllib.parse.urlsplit(url).path).name or url, total)
             try:
-                with open(dest, "wb") as out:
+                out = _local(open, dest, "wb")
+                try:
                     while chunk := read(_CHUNK):
-                        out.write(chunk)
+                        _local(out.write, chunk)
                         received += len(chunk)
                         bar.update(len(chunk))
                         if _remaining(stop) <= 0:
-                            raise _Failure(
-                                f"overall download deadline exceeded after {received} bytes "
-                                "(the server is too slow; raise the deadline to wait longer)",
-                                False,
-                            )
+                            raise _Failure(_deadline_passed(received), False)
+                finally:
+                    _local(out.close)
             finally:
                 bar.close()
     except urllib.error.HTTPError as exc:
         raise _Failure(f"HTTP {exc.code} {exc.reason}", exc.code in _TRANSIENT_HTTP) from exc
+    except _DeadlineExceeded as exc:
+        raise _Failure(_deadline_passed(received), False) from exc
     except urllib.error.URLError as exc:
         reason = exc.reason
+        if isinstance(reason, _DeadlineExceeded):
+            raise _Failure(_deadline_passed(None), False) from exc
         permanent = isinstance(reason, (FileNotFoundError, IsADirectoryError, PermissionError))
         raise _Failure(f"{type(reason).__name__}: {reason}", not permanent) from exc
     except TimeoutError as exc:
@@ -195,11 +348,13 @@ def download_file(
     retries=DEFAULT_RETRIES,
     backoff=DEFAULT_BACKOFF,
     stop=None,
+    deadline=None,
 ) -> dict:
     """Fetch and verify one raw file into ``raw_dir/file.name`` (kept if it already verifies).
 
     ``stop``: the :func:`time.monotonic` deadline (see :func:`fetch_url`); URLs not reached by
-    then are listed as not tried.
+    then are listed as not tried. ``deadline``: the seconds ``stop`` stands for, named in the
+    error when it passed.
 
     Returns
     -------
@@ -211,6 +366,8 @@ def download_file(
     ------
     DownloadError
         Every candidate URL failed; the message lists each URL with its failure.
+    DatasetError
+        The local copy could not be written (a full disk); the message names it.
     """
     raw_dir = Path(raw_dir)
     target = raw_dir / file.name
@@ -246,6 +403,10 @@ def download_file(
         except _Failure as exc:
             failures.append((url, str(exc)))
             continue
+        except _WriteFailure as exc:
+            raise DatasetError(
+                f"cannot write the downloaded file: {exc}", dataset=dataset, file=target
+            ) from exc.error
         except IntegrityError as exc:
             failures.append((url, exc.reason))
             log.info("%s: %s from %s rejected: %s", dataset, file.name, url, exc.reason)
@@ -259,6 +420,11 @@ def download_file(
         detail = f"all {len(urls)} URL(s) failed:\n" + "\n".join(
             f"  - {url}: {why}" for url, why in failures
         )
+        if deadline is not None and any("deadline exceeded" in why for _, why in failures):
+            detail += (
+                f"\nThe overall download deadline was {float(deadline):g} s (`deadline`, "
+                "CLI --deadline, config download.deadline)."
+            )
     raise DownloadError(
         f"could not download: {detail}{_describe_sources(file)}", dataset=dataset, file=file.name
     )
@@ -295,8 +461,9 @@ def download(
         Registry entry (``spec.files`` must be non-empty).
     raw_dir : path-like
         Destination directory (``results/datasets/raw/<dataset>`` in the workflow).
-    mirrors : sequence of str
-        Mirror base URLs or paths (see :func:`resolve_mirror`), tried before the upstream URLs.
+    mirrors : str, path-like or sequence of them
+        Mirror base URLs or paths (see :func:`resolve_mirror`), tried before the upstream URLs;
+        one str or path is one mirror.
     root : path-like, optional
         Directory relative mirror paths are resolved against (default: the current directory).
     timeout : float
@@ -316,6 +483,7 @@ def download(
     """
     raw_dir = Path(raw_dir)
     manifest = raw_dir / MANIFEST_NAME
+    mirrors = mirror_list(mirrors)
     if not spec.files:
         raise DownloadError(f"format {spec.format!r} has no files to download", dataset=spec.name)
     stop = time.monotonic() + float(deadline)
@@ -337,12 +505,22 @@ def download(
                 retries=retries,
                 backoff=backoff,
                 stop=stop,
+                deadline=deadline,
             )
             for f in spec.files
         ]
-        with atomic_path(manifest) as tmp:
-            tmp.write_text(json.dumps({"dataset": spec.name, "files": records}, indent=2) + "\n")
-            make_readable(tmp)
+        try:
+            with atomic_path(manifest) as tmp:
+                tmp.write_text(
+                    json.dumps({"dataset": spec.name, "files": records}, indent=2) + "\n"
+                )
+                make_readable(tmp)
+        except OSError as exc:
+            raise DatasetError(
+                f"cannot write the download record: {exc.strerror or exc}",
+                dataset=spec.name,
+                file=manifest,
+            ) from exc
     return manifest
 
 

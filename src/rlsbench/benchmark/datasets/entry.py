@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from rlsbench.benchmark.datasets.errors import DatasetError
+from rlsbench.benchmark.datasets.errors import DatasetError, FormatError
 from rlsbench.benchmark.datasets.integrity import content_sha256, open_content, sha256_file
 
 _HEAD_BYTES = 1 << 16
@@ -191,6 +191,8 @@ def entry_for_file(
         stem = stem.removesuffix(suffix)
     name = name or _clean_name(stem)
     lines = _head_lines(path)
+    if not lines:
+        raise FormatError("empty file (no data rows)", file=path)
     guessed = format or _guess_format(lines)
     text = [
         s

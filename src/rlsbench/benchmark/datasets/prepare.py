@@ -332,20 +332,37 @@ def build(spec: DatasetSpec, raw_dir=None) -> Dataset:
 
 
 def save_prepared(dataset: Dataset, path) -> Path:
-    """Write ``dataset`` to ``path`` (``.npz``) atomically."""
+    """Write ``dataset`` to ``path`` (``.npz``) atomically.
+
+    Raises
+    ------
+    DatasetError
+        The file could not be written (a full disk, no permission); the message names ``path``
+        and nothing is left under that name.
+    """
     path = Path(path)
-    with atomic_path(path, suffix=".tmp.npz") as tmp:
-        with open(tmp, "wb") as fh:
-            np.savez_compressed(
-                fh,
-                X=dataset.X,
-                y=dataset.y,
-                feature_names=np.asarray(dataset.feature_names, dtype=str),
-                name=np.asarray(dataset.name),
-                task=np.asarray(dataset.task),
-                provenance=np.asarray(json.dumps(dataset.provenance, sort_keys=True, default=str)),
-            )
-        make_readable(tmp)
+    try:
+        with atomic_path(path, suffix=".tmp.npz") as tmp:
+            with open(tmp, "wb") as fh:
+                np.savez_compressed(
+                    fh,
+                    X=dataset.X,
+                    y=dataset.y,
+                    feature_names=np.asarray(dataset.feature_names, dtype=str),
+                    name=np.asarray(dataset.name),
+                    task=np.asarray(dataset.task),
+                    provenance=np.asarray(
+                        json.dumps(dataset.provenance, sort_keys=True, default=str)
+                    ),
+                )
+            make_readable(tmp)
+    except OSError as exc:
+        # numpy's and zipfile's write errors name no file: say which one could not be written
+        raise DatasetError(
+            f"cannot write the prepared file: {exc.strerror or exc}",
+            dataset=dataset.name,
+            file=path,
+        ) from exc
     return path
 
 

@@ -235,6 +235,54 @@ def _check_width(text_lines, sep, dataset, path) -> None:
             )
 
 
+def _undecodable(data: bytes) -> tuple:
+    """``(line, column, byte)`` of the first byte of ``data`` that is not valid UTF-8 (1-based)."""
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return number, exc.start + 1, raw[exc.start : exc.start + 1]
+    return None, None, b""
+
+
+def _check_header(text_lines, sep, dataset, path) -> None:
+    """Every column name in the header is distinct: pandas would rename a repeated one (``rej``
+    -> ``rej.1``), so that ``target: rej`` silently picked the first of the two columns."""
+    numbered = [(i + 1, s) for i, s in enumerate(text_lines) if s.strip()]
+    if not numbered:
+        return
+    number, line = numbered[0]
+    line = line.removeprefix("\ufeff")  # a UTF-8 byte order mark, which pandas skips too
+    if sep == "whitespace":
+        fields = line.split()
+    else:
+        fields = next(csv.reader([line], delimiter=sep, skipinitialspace=True))
+    seen = {}
+    for position, name in enumerate((f.strip() for f in fields), start=1):
+        if name in seen:
+            raise FormatError(
+                f"column name {name!r} appears twice in the header (columns {seen[name]} and "
+                f"{position}); rename one, or read the file with `header: false` and "
+                "`column_names`",
+                dataset=dataset,
+                file=path,
+                line=number,
+            )
+        seen[name] = position
+
+
+def _check_column_names(column_names, dataset, path) -> None:
+    seen = set()
+    for name in column_names:
+        if name in seen:
+            raise FormatError(
+                f"registry key read.column_names lists {name!r} twice",
+                dataset=dataset,
+                file=path,
+            )
+        seen.add(name)
+
+
 def read_delimited(
     paths,
     *,
@@ -284,6 +332,8 @@ def read_delimited(
         data = _content(path, dataset)
         text_lines = data.decode("utf-8", errors="replace").splitlines()
         _check_width(text_lines, sep, dataset, path)
+        if header:
+            _check_header(text_lines, sep, dataset, path)
         try:
             frame = pd.read_csv(
                 io.BytesIO(data),
@@ -295,7 +345,16 @@ def read_delimited(
                 skipinitialspace=True,
                 engine="c",
             )
-        except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+        except UnicodeDecodeError as exc:
+            # the codec's position counts bytes from the start of a buffer, not of the file
+            line, column, byte = _undecodable(data)
+            raise FormatError(
+                f"not UTF-8 text: byte {byte!r} at column {column} (convert the file to UTF-8)",
+                dataset=dataset,
+                file=path,
+                line=line,
+            ) from exc
+        except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
             where = _PANDAS_LINE.search(str(exc))
             raise FormatError(
                 f"malformed delimited text: {str(exc).strip()}",
@@ -314,6 +373,7 @@ def read_delimited(
                     dataset=dataset,
                     file=path,
                 )
+            _check_column_names(column_names, dataset, path)
             frame.columns = list(column_names)
         elif not header:
             frame.columns = [f"col{j}" for j in range(1, frame.shape[1] + 1)]
@@ -376,6 +436,27 @@ def read_delimited(
 
 
 # ----------------------------------------------------------------------------------- ARFF
+_ARFF_ATTRIBUTE = re.compile(r"""\s*@attribute\s+('[^']*'|"[^"]*"|\S+)""", re.IGNORECASE)
+
+
+def _check_attributes(header_lines, dataset, path) -> None:
+    """Attribute names are distinct (scipy refuses a repeated one without naming its line)."""
+    seen = {}
+    for index, line in enumerate(header_lines):
+        match = _ARFF_ATTRIBUTE.match(line)
+        if match is None:
+            continue
+        name = match.group(1).strip("'\"")
+        if name in seen:
+            raise FormatError(
+                f"attribute {name!r} declared twice (lines {seen[name]} and {index + 1})",
+                dataset=dataset,
+                file=path,
+                line=index + 1,
+            )
+        seen[name] = index + 1
+
+
 def _arff_rows(text_lines, start, dataset, path):
     """``(line number, fields)`` of each data row after the ``@data`` line (ARFF quoting)."""
     for index in range(start + 1, len(text_lines)):
@@ -428,6 +509,7 @@ def read_arff(paths, *, target, missing="error", dataset=None, **_ignored) -> Ra
         start = next((i for i, s in enumerate(text_lines) if s.strip().lower() == "@data"), None)
         if start is None:
             raise FormatError("malformed ARFF: no @data line", dataset=dataset, file=path)
+        _check_attributes(text_lines[:start], dataset, path)
         try:
             _, meta = arff.loadarff(io.StringIO("\n".join(text_lines[: start + 1]) + "\n"))
         except (arff.ArffError, ValueError, IndexError) as exc:
