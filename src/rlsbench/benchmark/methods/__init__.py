@@ -180,6 +180,26 @@ def check_k(method: str, k, n_features: int) -> int:
     return n_features
 
 
+def as_float64(values, name: str, method: str) -> np.ndarray:
+    """``values`` as a float64 ndarray, or a ValueError naming the method and the argument
+    (text labels, NaN or infinity) instead of NumPy's or a solver's own words."""
+    try:
+        array = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"method {method!r}: {name} must be numeric: {exc}") from exc
+    if not np.isfinite(array).all():
+        raise ValueError(f"method {method!r}: {name} must be finite; it holds NaN or infinity")
+    return array
+
+
+def int_seed(seed) -> int:
+    """An integer seed from an int or a :class:`numpy.random.Generator` (one draw from it),
+    for numerics that seed a ``RandomState``."""
+    if isinstance(seed, np.random.Generator):
+        return int(seed.integers(2**32))
+    return seed
+
+
 def _check_path(method: Method, path, k: int, n_features: int) -> None:
     """Refuse (:class:`MethodPluginError`) a path that breaks the contract of ``run``."""
     from rlsbench.numerics._array_api import to_numpy

@@ -5,13 +5,14 @@ The eigen variant.
 
 from __future__ import annotations
 
-from rlsbench.benchmark.methods import Method
+from rlsbench.benchmark.methods import Method, as_float64, int_seed
 from rlsbench.numerics.ridgecv.ffs_bfs import run_for_protocol
 
 
 def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
     """Path of BFS (features in reverse order of removal); ``alpha``/``criterion`` ignored."""
-    return run_for_protocol(X, y, k=k, bias=bias, seed=seed, direction="backward")
+    X, y = as_float64(X, "X", "bfs"), as_float64(y, "y", "bfs")
+    return run_for_protocol(X, y, k=k, bias=bias, seed=int_seed(seed), direction="backward")
 
 
 method = Method(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rlsbench.benchmark.methods import Method, check_k
+from rlsbench.benchmark.methods import Method, as_float64, check_k
 from rlsbench.numerics.marglik.forward import forward_marglik
 from rlsbench.numerics.path import SelectionPath
 from rlsbench.numerics.selection import SelectionError
@@ -52,7 +52,7 @@ def run(X, y, *, alpha, k, criterion="squared", bias=0.0, seed=0, n_jobs=1):
         The likelihood stopped before ``k`` steps with non-zero columns left (float64 range).
     """
     X = np.asarray(X, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
+    y = as_float64(y, "y", "marglik_forward")
     if y.ndim == 2:
         if y.shape[1] != 1:
             raise ValueError(f"y must have one output for marglik_forward, got shape {y.shape}")
