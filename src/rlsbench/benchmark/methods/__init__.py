@@ -31,6 +31,9 @@ alpha : float
     ``own_alpha=True`` ignores it and chooses its own, reported in ``SelectionPath.alphas``).
 k : int
     Number of features to select (1 ≤ k ≤ n_features); the path must have exactly k steps.
+    :meth:`Method.select` (what the protocol calls) refuses any other k with
+    :class:`SelectionSizeError` before ``run`` sees it, and refuses a path of any other length
+    with :class:`MethodPluginError`.
 criterion : {"squared", "zero_one"}
     The LOO criterion of the wrapper methods.
 bias : float
@@ -46,16 +49,28 @@ the RLS model after each addition (the protocol scores the test split with them)
 ``criterion`` and ``loo_mse`` of shape (k,), ``alphas`` of shape (k,).
 
 A method that cannot run on some targets lists the ones it can in ``tasks``; the protocol
-records the others as skipped. ``memory_bytes`` and ``tags["flops"]`` feed the protocol's
+records the others as skipped.
+
+Constant columns. A constant training column (all zeros after the protocol's standardisation)
+changes no linear model. A method whose criterion cannot score it (scale factors that stay at
+their start, class separability and Fisher ratios of 0/0, a basis vector of zero norm in the
+marginal likelihood) ranks it after every other column. A method whose criterion scores it like
+any other candidate (the LOO and cross-validation wrappers: adding a zero column leaves the RLS
+model and its LOO error as they are) declares ``tags["constant_columns"] = "scored"`` and keeps
+its own order, in which the column gets a zero weight; a randomized method draws it like any
+other. ``memory_bytes`` and ``tags["flops"]`` feed the protocol's
 memory and time budgets (:func:`rlsbench.benchmark.protocol.feasibility`).
 """
 
 from __future__ import annotations
 
 import functools
+import numbers
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint, entry_points
+
+import numpy as np
 
 #: The entry-point group every method (rlsbench's own included) is declared in.
 GROUP = "rlsbench.methods"
@@ -97,9 +112,129 @@ class Method:
     memory_bytes: Callable[[int, int, int], int] | None = None
     tags: dict = field(default_factory=dict)
 
+    def select(self, X, y, *, alpha, k, criterion, bias, seed, n_jobs):
+        """Run the method under the plugin contract: the call the protocol makes.
+
+        Parameters are those of ``run`` (the module docstring); ``X`` may be an array of
+        another array-API library (its shape is all this reads).
+
+        Returns
+        -------
+        SelectionPath
+            Exactly ``k`` steps of distinct feature indices in ``[0, n_features)``.
+
+        Raises
+        ------
+        SelectionSizeError
+            ``k`` is not an integer in ``[1, n_features]``; the message names the method, ``k``
+            and ``n_features``.
+        MethodPluginError
+            The plugin broke the contract (wrong number of steps, repeated or invalid feature
+            indices, wrongly shaped model path); the message names its distribution.
+        """
+        shape = np.shape(X)  # .shape of any array library, without a copy
+        if len(shape) != 2:
+            raise ValueError(
+                f"method {self.name!r}: X must be 2-d (n_samples, n_features), got shape {shape}"
+            )
+        n_features = check_k(self.name, k, shape[1])
+        k = int(k)
+        path = self.run(
+            X, y, alpha=alpha, k=k, criterion=criterion, bias=bias, seed=seed, n_jobs=n_jobs
+        )
+        _check_path(self, path, k, n_features)
+        return path
+
 
 class MethodPluginError(RuntimeError):
     """A method plugin that cannot be used; the message names its distribution."""
+
+
+class SelectionSizeError(ValueError):
+    """A number of features to select that is not an integer in ``[1, n_features]``; the
+    message names the method, ``k`` and ``n_features``."""
+
+
+def check_k(method: str, k, n_features: int) -> int:
+    """``n_features`` after checking that ``k`` is an integer in ``[1, n_features]``.
+
+    The one place every method's ``k`` is checked (:meth:`Method.select`, and the ``run`` of
+    the methods whose numerics would otherwise stop early or cap ``k``), so that every method
+    refuses the same ``k`` with the same error.
+
+    Raises
+    ------
+    SelectionSizeError
+    """
+    n_features = int(n_features)
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+        raise SelectionSizeError(
+            f"method {method!r}: k must be an integer number of features, got {k!r} "
+            f"(n_features={n_features})"
+        )
+    if not 1 <= k <= n_features:
+        raise SelectionSizeError(
+            f"method {method!r}: k={int(k)} is outside [1, n_features={n_features}]: "
+            "a method selects at least one and at most all of the features"
+        )
+    return n_features
+
+
+def as_float64(values, name: str, method: str) -> np.ndarray:
+    """``values`` as a float64 ndarray, or a ValueError naming the method and the argument
+    (text labels, NaN or infinity) instead of NumPy's or a solver's own words."""
+    try:
+        array = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"method {method!r}: {name} must be numeric: {exc}") from exc
+    if not np.isfinite(array).all():
+        raise ValueError(f"method {method!r}: {name} must be finite; it holds NaN or infinity")
+    return array
+
+
+def int_seed(seed) -> int:
+    """An integer seed from an int or a :class:`numpy.random.Generator` (one draw from it),
+    for numerics that seed a ``RandomState``."""
+    if isinstance(seed, np.random.Generator):
+        return int(seed.integers(2**32))
+    return seed
+
+
+def _check_path(method: Method, path, k: int, n_features: int) -> None:
+    """Refuse (:class:`MethodPluginError`) a path that breaks the contract of ``run``."""
+    from rlsbench.numerics._array_api import to_numpy
+    from rlsbench.numerics.path import SelectionPath
+
+    where = f"method {method.name!r} of {_distribution_of(method.name)}"
+    if not isinstance(path, SelectionPath):
+        raise MethodPluginError(f"{where} returned a {type(path).__name__}, not a SelectionPath")
+    selected = np.asarray(to_numpy(path.selected))
+    if selected.shape != (k,):
+        raise MethodPluginError(
+            f"{where} returned {selected.shape[0] if selected.ndim else 0} steps, asked for "
+            f"k={k} of n_features={n_features}"
+        )
+    if selected.dtype.kind not in "iu" or selected.min() < 0 or selected.max() >= n_features:
+        raise MethodPluginError(
+            f"{where} selected {selected.tolist()}: not feature indices in [0, {n_features})"
+        )
+    if np.unique(selected).size != k:
+        raise MethodPluginError(f"{where} selected a feature twice: {selected.tolist()}")
+    shapes = {
+        "coef_path": (path.coef_path.shape[:2], (k, k)),
+        "intercept_path": (path.intercept_path.shape[:1], (k,)),
+        "criterion": (np.shape(path.criterion), (k,)),
+        "loo_mse": (np.shape(path.loo_mse), (k,)),
+        "alphas": (np.shape(path.alphas), (k,)),
+    }
+    for name, (got, want) in shapes.items():
+        if tuple(got) != want:
+            raise MethodPluginError(f"{where}: {name} has shape {tuple(got)}, expected {want}")
+
+
+def _distribution_of(name: str) -> str:
+    ep = _entry_points().get(name)
+    return "an unregistered method" if ep is None else _distribution(ep)
 
 
 def _distribution(ep: EntryPoint) -> str:

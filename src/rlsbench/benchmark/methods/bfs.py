@@ -5,13 +5,14 @@ The eigen variant.
 
 from __future__ import annotations
 
-from rlsbench.benchmark.methods import Method
+from rlsbench.benchmark.methods import Method, as_float64, int_seed
 from rlsbench.numerics.ridgecv.ffs_bfs import run_for_protocol
 
 
 def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
     """Path of BFS (features in reverse order of removal); ``alpha``/``criterion`` ignored."""
-    return run_for_protocol(X, y, k=k, bias=bias, seed=seed, direction="backward")
+    X, y = as_float64(X, "X", "bfs"), as_float64(y, "y", "bfs")
+    return run_for_protocol(X, y, k=k, bias=bias, seed=int_seed(seed), direction="backward")
 
 
 method = Method(
@@ -25,10 +26,12 @@ method = Method(
     # Section 3.1: covariances O(N²M), then BFS runs down from N to 1 feature; step at size s
     # costs O(R K s³) (Sherman-Morrison limit for s candidates and R λ): Σ_s 2RK s³ of matrix
     # products, R = 50, K = 10
+    # a zero column leaves the cross-validation error as it is: scored like the others
     tags={
+        "constant_columns": "scored",
         "flops": lambda m, n, k, t: (
             2.0 * m * n * n + sum(1000.0 * s**3 * t + 90.0 * s**3 for s in range(1, n + 1))
-        )
+        ),
     },
     memory_bytes=lambda m, n, k: 8 * (m * n + 4 * 10 * (n + 1) ** 2 + 3 * 50 * n * n),
 )

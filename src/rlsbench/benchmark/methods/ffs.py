@@ -5,13 +5,14 @@ The eigen variant.
 
 from __future__ import annotations
 
-from rlsbench.benchmark.methods import Method
+from rlsbench.benchmark.methods import Method, as_float64, int_seed
 from rlsbench.numerics.ridgecv.ffs_bfs import run_for_protocol
 
 
 def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
     """Path of FFS; ``alpha`` and ``criterion`` are ignored (own 10-fold squared-error λ search)."""
-    return run_for_protocol(X, y, k=k, bias=bias, seed=seed, direction="forward")
+    X, y = as_float64(X, "X", "ffs"), as_float64(y, "y", "ffs")
+    return run_for_protocol(X, y, k=k, bias=bias, seed=int_seed(seed), direction="forward")
 
 
 method = Method(
@@ -24,10 +25,12 @@ method = Method(
     # Section 3.2: covariances O(N²M), then per step s one eigendecomposition per fold and
     # R·K·(N−s) rank-2 updates of O(s²): Σ_s (9K s³ + 2RK(N−s)s²),
     # with R = 50, K = 10 (t outputs)
+    # a zero column leaves the cross-validation error as it is: scored like the others
     tags={
+        "constant_columns": "scored",
         "flops": lambda m, n, k, t: (
             2.0 * m * n * n + sum(90.0 * s**3 + 1000.0 * (n - s) * s * s * t for s in range(k))
-        )
+        ),
     },
     # 4 fold matrices (K, N, N) plus R×N×N work arrays
     memory_bytes=lambda m, n, k: 8 * (m * n + 4 * 10 * (n + 1) ** 2 + 3 * 50 * n * n),

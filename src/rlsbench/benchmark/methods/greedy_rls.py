@@ -16,5 +16,5 @@ method = Method(
     run=run,
     description="greedy RLS (Pahikkala et al. Alg. 3), LOO forward selection in O(kmn)",
     # runs on arrays of other array-API libraries: main.device: cuda hands it CuPy arrays
-    tags={"array_api": True},
+    tags={"array_api": True, "constant_columns": "scored"},
 )

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from rlsbench.benchmark.methods import Method
+from rlsbench.benchmark.methods import Method, as_float64, check_k
 from rlsbench.numerics.marglik.forward import forward_marglik
 from rlsbench.numerics.path import SelectionPath
+from rlsbench.numerics.selection import SelectionError
 
 SIGMA2 = 1.0
 
@@ -27,7 +28,7 @@ def run(X, y, *, alpha, k, criterion="squared", bias=0.0, seed=0, n_jobs=1):
     alpha : float
         λ = σ² α of eq. (2).
     k : int
-        Number of features to select (at most n_features).
+        Number of features to select, ``1 <= k <= n_features``.
     criterion : str
         Unused: the selection criterion is the marginal loss J; reported in ``criterion``.
     bias : float
@@ -40,9 +41,18 @@ def run(X, y, *, alpha, k, criterion="squared", bias=0.0, seed=0, n_jobs=1):
     SelectionPath
         ``criterion`` holds J after each addition (eq. 2), ``loo_mse`` the exact LOO MSE of the
         ridge model on the selected features, ``info["delta_loss"]`` the ΔJ of eq. (5).
+        All-zero columns (constant ones, standardised), which eq. (5) cannot score, come last
+        with zero weight (``info["zero_columns_last"]``).
+
+    Raises
+    ------
+    SelectionSizeError
+        ``k`` is not in ``[1, n_features]``.
+    SelectionError
+        The likelihood stopped before ``k`` steps with non-zero columns left (float64 range).
     """
     X = np.asarray(X, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
+    y = as_float64(y, "y", "marglik_forward")
     if y.ndim == 2:
         if y.shape[1] != 1:
             raise ValueError(f"y must have one output for marglik_forward, got shape {y.shape}")
@@ -52,23 +62,49 @@ def run(X, y, *, alpha, k, criterion="squared", bias=0.0, seed=0, n_jobs=1):
             f"X must be (n_samples, n_features) and y (n_samples,); got {X.shape}, {y.shape}"
         )
     n_features = X.shape[1]
+    check_k("marglik_forward", k, n_features)
+    k = int(k)
+    zero = ~np.any(X, axis=0)
     forced = ()
     if bias != 0.0:
         X = np.column_stack([X, np.full(X.shape[0], float(bias))])
         forced = (n_features,)
-    path = forward_marglik(
-        X, y, min(int(k), n_features), float(alpha), sigma2=SIGMA2, forced=forced
-    )
-    steps = len(path.selected)
-    intercept = float(bias) * path.forced_coef_path[:, 0] if forced else np.zeros(steps)
+    path = forward_marglik(X, y, k, float(alpha), sigma2=SIGMA2, forced=forced)
+    forced_coef = path.forced_coef_path[:, 0] if forced else np.zeros(path.selected.size)
+    # A zero column (a constant one after the protocol's standardisation) has ‖h‖ = 0: eq. (5)
+    # cannot score it and forward_marglik stops before it. Adding it changes neither the
+    # weights nor J nor the LOO residuals, so it is ranked last with those of the step before.
+    missing = k - path.selected.size
+    extra = np.flatnonzero(zero)[:missing]
+    if extra.size != missing:
+        raise SelectionError(
+            f"marglik_forward: stopped after {path.selected.size} of k={k} steps with "
+            f"{int((~zero).sum())} non-zero columns of n_features={n_features} "
+            f"({path.info['stopped']}); scale X and y, or change alpha={alpha:g}"
+        )
+    steps = path.selected.size
+    coef_path = np.zeros((k, k))
+    coef_path[:steps, :steps] = path.coef_path
+    if steps:
+        coef_path[steps:, :steps] = path.coef_path[-1]
+        loo_before, forced_before = path.loo_mse[-1], forced_coef[-1]
+    else:  # X all zeros: the model before is the bias column alone (ridge, one column)
+        loo_before = np.nan
+        forced_before = bias * y.sum() / (y.size * bias**2 + alpha) if forced else 0.0
+    intercept = float(bias) * np.concatenate([forced_coef, np.full(missing, forced_before)])
     return SelectionPath(
-        selected=path.selected,
-        criterion=path.loss[1:],
-        loo_mse=path.loo_mse,
-        coef_path=path.coef_path,
+        selected=np.concatenate([path.selected, extra]).astype(np.intp),
+        criterion=np.concatenate([path.loss[1:], np.full(missing, path.loss[-1])]),
+        loo_mse=np.concatenate([path.loo_mse, np.full(missing, loo_before)]),
+        coef_path=coef_path,
         intercept_path=intercept,
-        alphas=np.full(steps, float(alpha)),
-        info={"delta_loss": path.delta_loss, "sigma2": SIGMA2, "stopped": path.info["stopped"]},
+        alphas=np.full(k, float(alpha)),
+        info={
+            "delta_loss": np.concatenate([path.delta_loss, np.zeros(missing)]),
+            "sigma2": SIGMA2,
+            "stopped": path.info["stopped"],
+            "zero_columns_last": extra.tolist(),
+        },
     )
 
 

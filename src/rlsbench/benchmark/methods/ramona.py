@@ -4,27 +4,55 @@ AROM, R2W2.
 Each ranker orders the features on the training split (class labels recovered from the ±1
 one-vs-rest columns); the protocol's RLS model is then scored along the first ``k`` features of
 that order with :func:`rlsbench.numerics.selection.ridge_path` (λ = the protocol's ``alpha``).
-Classification only. The scaled-kernel rankers use the linear kernel here (the protocol's model
+Classification only. Constant columns, which no ranker can score, come last
+(:func:`constant_last`). The scaled-kernel rankers use the linear kernel here (the protocol's model
 is linear), except SFS, which is only defined for the RBF kernel (Section V-C).
 """
 
 from __future__ import annotations
 
+import numpy as np
 from threadpoolctl import threadpool_limits
 
-from rlsbench.benchmark.methods import Method
+from rlsbench.benchmark.methods import Method, check_k
 from rlsbench.numerics.kernel.selectors import KFDS, SAS, SCSS, SFS, FisherScore
 from rlsbench.numerics.kernel.wrappers import AROM, R2W2, SVMRFE
 
 
-def _runner(make_ranker):
+def constant_last(X, order):
+    """``order`` with the constant columns of X moved behind the others (each group keeps its
+    order).
+
+    A constant column is one the rankers cannot score: its scale factor never leaves its start
+    (its gradient is zero), its class separability and Fisher ratio are 0/0. Left where the
+    ranker put it, it would be ranked by that start value (R2W2 ranked it first).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    order : ndarray of shape (n_features,), int
+
+    Returns
+    -------
+    ndarray of shape (n_features,), int
+    """
+    constant = np.all(X == X[:1], axis=0)
+    return np.concatenate([order[~constant[order]], order[constant[order]]])
+
+
+def _runner(name, make_ranker):
     def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
         from rlsbench.numerics.selection import ridge_path
 
+        X = np.asarray(X, dtype=np.float64)
+        # the rankers order every feature whatever k is: without this, k > n_features would
+        # give a short path instead of an error
+        check_k(name, k, X.shape[1])
         with threadpool_limits(limits=max(int(n_jobs or 1), 1)):
             ranker = make_ranker().fit(X, y)
-        path = ridge_path(X, y, ranker.order_[:k], alpha, bias=bias, criterion=criterion)
-        path.info.update({"ranker": type(ranker).__name__, "order": ranker.order_.tolist()})
+        order = constant_last(X, ranker.order_)
+        path = ridge_path(X, y, order[:k], alpha, bias=bias, criterion=criterion)
+        path.info.update({"ranker": type(ranker).__name__, "order": order.tolist()})
         return path
 
     return run
@@ -43,7 +71,7 @@ def _full_gram_bytes(m, n, k):
 def _ranker_method(name, make_ranker, description, memory_bytes):
     return Method(
         name=name,
-        run=_runner(make_ranker),
+        run=_runner(name, make_ranker),
         description=description,
         tasks=("binary", "multiclass"),
         memory_bytes=memory_bytes,

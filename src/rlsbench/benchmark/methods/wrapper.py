@@ -20,9 +20,12 @@ wrapper_blackbox = Method(
     name="wrapper_blackbox",
     run=run_blackbox,
     description="standard wrapper (Alg. 1), RLS retrained for every held-out example",
+    # a zero column leaves the model and its LOO error as they are: scored like the others
+    tags={"constant_columns": "scored"},
 )
 wrapper_loo = Method(
     name="wrapper_loo",
     run=run_loo,
     description="standard wrapper (Alg. 1) with the LOO shortcut (eq. 7/8)",
+    tags={"constant_columns": "scored"},
 )

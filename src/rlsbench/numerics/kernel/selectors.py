@@ -33,7 +33,35 @@ CRITERIA = ("alignment", "separability", "frobenius")
 
 
 # -- numerics (private, arrays in / arrays out) ------------------------------------------------
+def _unit_exponent(X):
+    """X with every column divided by the power of two nearest its max |x| (exact in float64).
+
+    The rankers' criteria are ratios, invariant to a column's scale (eq. 1, 18, 22-23 on
+    standardised data); their float64 sums are not: at max |x| ≈ 1e160 the variances overflow
+    and at 1e-160 they underflow, leaving the scores to φ(0) and ε. Powers of two change no
+    bit of a result at ordinary scales.
+    """
+    _, exponent = np.frexp(np.max(np.abs(X), axis=0, initial=0.0))
+    return np.ldexp(X, -exponent)
+
+
+#: max |x| of raw (unstandardised) data beyond which a scale-free ranker brings X back to
+#: max |x| in [0.5, 1) by a power of two before fitting (below it the data are used as given,
+#: so results at ordinary scales keep every bit).
+EXTREME_SCALE = 2.0**64
+
+
+def _to_unit_scale(X):
+    """X divided by a power of two when its max |x| lies outside [1/EXTREME_SCALE,
+    EXTREME_SCALE], for a ranker whose order does not depend on X's scale."""
+    x_max = float(np.max(np.abs(X), initial=0.0))
+    if x_max == 0.0 or 1.0 / EXTREME_SCALE <= x_max <= EXTREME_SCALE:
+        return X
+    return np.ldexp(X, -int(np.frexp(x_max)[1]))
+
+
 def _standardize(X):
+    X = _unit_exponent(X)
     mean = X.mean(axis=0)
     std = X.std(axis=0)
     std[std == 0] = 1.0
@@ -292,6 +320,7 @@ def fisher_scores(X, codes, counts) -> np.ndarray:
     -------
     scores : ndarray of shape (n_features,)
     """
+    X = _unit_exponent(X)  # a ratio per feature: its scale cancels, its overflow must not
     mus = np.array([X[codes == c].mean(axis=0) for c in range(counts.size)])
     vars_ = np.array([X[codes == c].var(axis=0) for c in range(counts.size)])
     if counts.size == 2:
@@ -351,6 +380,8 @@ class _Ranker(SelectorMixin, BaseEstimator):
         codes, self.classes_, counts = encode_labels(y)
         if self.standardize:
             X = _standardize(X)
+        elif self._scale_free():
+            X = _to_unit_scale(X)
         # k_w sees feature d only through w_d x_d: on raw data its effective scale is
         # |w_d| · std(x_d) (a near-constant feature keeps w_d ≈ 1 without mattering); on
         # standardised data the paper's plain |w_d|.
@@ -360,6 +391,18 @@ class _Ranker(SelectorMixin, BaseEstimator):
         self.ranking_ = np.empty_like(self.order_)
         self.ranking_[self.order_] = np.arange(1, self.order_.size + 1)
         return self
+
+    def _scale_free(self):
+        """Whether the order is the same for X and c·X, c > 0: true of the linear kernel and of
+        the data-relative defaults (σ² ∝ Var X, polynomial c = 1/Var X), with the penalties
+        the rankers derive from the data (C = 1/R̄², ε ∝ tr K, μ ∝ tr N). Such a ranker fits
+        data of extreme scale as if it were of scale 1 instead of over- or underflowing."""
+        kernel = getattr(self, "kernel", "linear")
+        return (
+            kernel == "linear"
+            or (kernel == "rbf" and self.sigma == "scale")
+            or (kernel == "poly" and self.coef == "scale")
+        )
 
     def _get_support_mask(self):
         check_is_fitted(self)

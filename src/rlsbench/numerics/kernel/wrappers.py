@@ -143,6 +143,8 @@ class SVMRFE(_Ranker):
         self.standardize = standardize
 
     def _scores(self, X, codes, counts):
+        if X.shape[1] == 1:  # nothing to eliminate (sklearn's RFE refuses one feature)
+            return np.ones(1)
         rfe = RFE(_RescaledSVC(kernel="linear"), n_features_to_select=1, step=self.step)
         rfe.fit(X, codes)
         # ranking_ 1 = kept last; within a removed batch sklearn keeps the within-batch order
