@@ -43,6 +43,73 @@ def config_errors_end_the_run():
         raise SystemExit(" ".join(str(exc).split("\n"))) from None
 
 
+def read_config_file(path) -> dict:
+    """A config file (JSON or YAML) as Snakemake reads it, with the errors it lets pass named.
+
+    Snakemake's own message of a YAML error names neither the file nor the line, and a key
+    given twice in one mapping silently keeps its last value (a second ``main:`` drops the
+    first whole).
+
+    Parameters
+    ----------
+    path : str or Path
+
+    Returns
+    -------
+    dict
+        The file's config.
+
+    Raises
+    ------
+    ConfigError
+        ``config file <path>, line L, column C: <what YAML says>`` (a key given twice, a tab
+        in the indentation, ...), or a file that is missing or holds no mapping.
+    """
+    import json
+
+    import yaml
+
+    class _Loader(yaml.SafeLoader):
+        pass
+
+    def _mapping(loader, node, deep=False):
+        seen = set()
+        for key_node, _ in node.value:
+            key = loader.construct_object(key_node, deep=deep)
+            if key in seen:
+                mark = key_node.start_mark
+                raise ConfigError(
+                    f"config file {path}, line {mark.line + 1}, column {mark.column + 1}: "
+                    f"key {key!r} is given twice in the same mapping"
+                )
+            seen.add(key)
+        return loader.construct_mapping(node, deep=deep)
+
+    _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError as exc:
+        raise ConfigError(f"config file {path}: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        try:
+            data = yaml.load(text, Loader=_Loader)  # noqa: S506 (a SafeLoader)
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark or exc.context_mark
+            where = f", line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+            what = " ".join(str(part) for part in (exc.context, exc.problem) if part)
+            raise ConfigError(f"config file {path}{where}: {what}") from None
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"config file {path}: {exc}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(
+            f"config file {path}: holds {type(data).__name__}, not a mapping of config keys"
+        )
+    return data
+
+
 def _closest(error):
     """The error of a oneOf/anyOf branch that says what is wrong: not a branch of another type
     than the value (``null`` of an optional section), the deepest one (it names the key)."""
