@@ -10,7 +10,12 @@ The workflow's config has one section per part (``main``, ``scaling``, ``butenee
    exist in the dataset registry or among the installed methods, sizes that must fit a
    dataset. It raises :class:`ConfigError` naming the config key.
 
-Both happen when the workflow is parsed, so a bad config stops before any job runs; the rule
+Before both, the Snakefile reads every config file again (:func:`read_config_file`: a YAML
+error or a key given twice names the file, line and column), and the top-level check refuses a
+number that is NaN, infinite or subnormal anywhere in the config (:func:`check_numbers`); a λ
+grid is checked by :func:`check_lambda_grid` (λ and 1/λ normal float64).
+
+All happen when the workflow is parsed, so a bad config stops before any job runs; the rule
 files read the config inside :func:`config_errors_end_the_run`, so that it stops with the
 error's one line (exit status 1), not a traceback.
 """
