@@ -20,9 +20,18 @@ envvars:
 # Without --configfile the embedded default runs. A user's --configfile says on its own what
 # runs: the default is not merged under it (a part it does not name does not run), and its
 # run name defaults to the file's name (results/runs/<name>/).
+# Snakemake's own reading of a config file names no file in its error and keeps the last of a
+# key given twice: read_config_file reads each again and names file, line and column.
+from rlsbench.benchmark.config import config_errors_end_the_run, read_config_file
+
 if workflow.config_settings.configfiles:
+    with config_errors_end_the_run():
+        for _configfile in workflow.config_settings.configfiles:
+            read_config_file(_configfile)
     config.setdefault("run_name", Path(workflow.config_settings.configfiles[-1]).stem)
 else:
+    with config_errors_end_the_run():
+        read_config_file("config/config.yaml")
 
     configfile: "config/config.yaml"
 

@@ -3,7 +3,8 @@ booktabs floats that compile in ``\\documentclass[twocolumn]{article}`` with no 
 the layouts chosen for narrow, wide, very wide and long tables.
 
 Compiled with ``pdflatex`` (Debian: texlive-latex-recommended, texlive-latex-extra); the
-compiling tests are skipped where it is missing. The committed results' tables (results/paper)
+compiling tests are skipped, naming what is missing, where pdflatex or a package the article
+loads is not there (tests/_tools.py). The committed results' tables (results/paper)
 are compiled as the views rule writes them; the tiny run's own files are compiled in
 tests/test_report_browser.py.
 """
@@ -16,6 +17,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from _tools import latex_packages, missing_latex
 
 from rlsbench.benchmark.views import (
     TEXT_PT,
@@ -29,12 +31,6 @@ REPO = Path(__file__).resolve().parents[1]
 PAPER = REPO / "results" / "paper"
 PUBLISHED = sorted(PAPER.rglob("*.md"))
 
-needs_pdflatex = pytest.mark.skipif(
-    shutil.which("pdflatex") is None,
-    reason="no pdflatex on PATH (Debian: apt-get install texlive-latex-recommended "
-    "texlive-latex-extra)",
-)
-
 ARTICLE = r"""\documentclass[twocolumn]{article}
 \usepackage[utf8]{inputenc}
 \usepackage{booktabs,array}
@@ -43,6 +39,9 @@ ARTICLE = r"""\documentclass[twocolumn]{article}
 \input{%s}
 \end{document}
 """
+# pdflatex and every package the article and the tables load (kpsewhich finds each)
+MISSING_LATEX = missing_latex(latex_packages(ARTICLE))
+needs_pdflatex = pytest.mark.skipif(MISSING_LATEX is not None, reason=MISSING_LATEX or "")
 # what pdflatex says of a table that does not fit: wider than its float (overfull hbox), a
 # float higher than the page, or a character it cannot typeset
 MISFITS = re.compile(

@@ -10,7 +10,8 @@ and a two-size scaling sweep) in a temporary directory, ``snakemake --report``, 
 
 Screenshots of both pages are saved in the test's temporary directory (and copied to
 ``$RLSBENCH_SCREENSHOTS`` when that is set). Skipped where no Chromium is installed (CI
-installs Debian's ``chromium``); the LaTeX test where no ``pdflatex`` is installed.
+installs Debian's ``chromium``); the LaTeX test where ``pdflatex`` or a LaTeX package the
+tables load is missing (tests/_tools.py names it).
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
+from _tools import chromium, missing_chromium
+from test_latex import MISSING_LATEX
 
 from rlsbench.studies.fidelity.verdicts import VERDICTS
 
@@ -35,15 +38,9 @@ TINY = REPO / "tests" / "configs" / "tiny.yaml"
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = next(
-    (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)),
-    None,
-)
-needs_chromium = pytest.mark.skipif(
-    CHROMIUM is None,
-    reason="no chromium on PATH: the report is checked in a real browser "
-    "(Debian: apt-get install chromium)",
-)
+CHROMIUM = chromium()
+MISSING_CHROMIUM = missing_chromium()
+needs_chromium = pytest.mark.skipif(MISSING_CHROMIUM is not None, reason=MISSING_CHROMIUM or "")
 
 # The tiny main config plus a scaling sweep small enough to take seconds: the landing page
 # then has all three answers (fidelity, speed-ups, accuracy).
@@ -284,7 +281,7 @@ def test_a_table_view_renders_its_rows_in_the_report(report, tmp_path):
     assert [row[loo] for row in table["rows"]] == summary["at k by LOO"].fillna("").tolist()
 
 
-@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="no pdflatex on PATH")
+@pytest.mark.skipif(MISSING_LATEX is not None, reason=MISSING_LATEX or "")
 def test_the_runs_latex_tables_compile_and_fit(report, tmp_path):
     from test_latex import compile_in_article
 

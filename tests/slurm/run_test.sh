@@ -21,6 +21,13 @@ TABLES=results/runs/$RUN_NAME/main/tables
 # the tables are the targets (not `main_all`), so that no job is a local rule of the controller
 TARGETS=("$TABLES/summary.csv" "$TABLES/curves.csv" "$TABLES/runtime.csv")
 
+# Skipped, with the reason, where slurm-wlm or munge is missing and cannot be installed
+# (tests/_tools.py: no root or no apt-get).
+if ! why=$("$PYTHON" tests/_tools.py slurm); then
+    echo "[test-slurm] SKIPPED: $why"
+    exit 0
+fi
+
 T0=$(date +%s)
 WORK=$(mktemp -d /tmp/rlsbench-test-slurm.XXXXXX)
 LOCAL_PID=

@@ -10,7 +10,12 @@ The workflow's config has one section per part (``main``, ``scaling``, ``butenee
    exist in the dataset registry or among the installed methods, sizes that must fit a
    dataset. It raises :class:`ConfigError` naming the config key.
 
-Both happen when the workflow is parsed, so a bad config stops before any job runs; the rule
+Before both, the Snakefile reads every config file again (:func:`read_config_file`: a YAML
+error or a key given twice names the file, line and column), and the top-level check refuses a
+number that is NaN, infinite or subnormal anywhere in the config (:func:`check_numbers`); a λ
+grid is checked by :func:`check_lambda_grid` (λ and 1/λ normal float64).
+
+All happen when the workflow is parsed, so a bad config stops before any job runs; the rule
 files read the config inside :func:`config_errors_end_the_run`, so that it stops with the
 error's one line (exit status 1), not a traceback.
 """
@@ -18,6 +23,8 @@ error's one line (exit status 1), not a traceback.
 from __future__ import annotations
 
 import contextlib
+import math
+import sys
 from collections.abc import Callable, Mapping
 
 
@@ -39,6 +46,73 @@ def config_errors_end_the_run():
         yield
     except (ConfigError, DatasetError) as exc:
         raise SystemExit(" ".join(str(exc).split("\n"))) from None
+
+
+def read_config_file(path) -> dict:
+    """A config file (JSON or YAML) as Snakemake reads it, with the errors it lets pass named.
+
+    Snakemake's own message of a YAML error names neither the file nor the line, and a key
+    given twice in one mapping silently keeps its last value (a second ``main:`` drops the
+    first whole).
+
+    Parameters
+    ----------
+    path : str or Path
+
+    Returns
+    -------
+    dict
+        The file's config.
+
+    Raises
+    ------
+    ConfigError
+        ``config file <path>, line L, column C: <what YAML says>`` (a key given twice, a tab
+        in the indentation, ...), or a file that is missing or holds no mapping.
+    """
+    import json
+
+    import yaml
+
+    class _Loader(yaml.SafeLoader):
+        pass
+
+    def _mapping(loader, node, deep=False):
+        seen = set()
+        for key_node, _ in node.value:
+            key = loader.construct_object(key_node, deep=deep)
+            if key in seen:
+                mark = key_node.start_mark
+                raise ConfigError(
+                    f"config file {path}, line {mark.line + 1}, column {mark.column + 1}: "
+                    f"key {key!r} is given twice in the same mapping"
+                )
+            seen.add(key)
+        return loader.construct_mapping(node, deep=deep)
+
+    _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError as exc:
+        raise ConfigError(f"config file {path}: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        try:
+            data = yaml.load(text, Loader=_Loader)  # noqa: S506 (a SafeLoader)
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark or exc.context_mark
+            where = f", line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+            what = " ".join(str(part) for part in (exc.context, exc.problem) if part)
+            raise ConfigError(f"config file {path}{where}: {what}") from None
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"config file {path}: {exc}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(
+            f"config file {path}: holds {type(data).__name__}, not a mapping of config keys"
+        )
+    return data
 
 
 def _closest(error):
@@ -98,7 +172,41 @@ def validate_section(data: dict, schema, key: str) -> dict:
         raise ConfigError(
             f"config key {where or '(top level)'}: {error.message} ({schema})"
         ) from None
+    check_numbers(data, key)
     return data
+
+
+#: The smallest normal float64 (2.2e-308): a value below it, other than 0, is subnormal.
+SMALLEST_NORMAL = sys.float_info.min
+
+
+def _key_of(key: str, name) -> str:
+    if isinstance(name, int):
+        return f"{key}[{name}]"
+    return f"{key}.{name}" if key else str(name)
+
+
+def check_numbers(data, key: str = "") -> None:
+    """No number of the config is NaN, infinite or subnormal (ConfigError naming its key).
+
+    A JSON schema's ``minimum`` lets NaN and infinity through (NaN compares false with every
+    bound), and no job can use them; a subnormal float64 (0 < |x| < 2.2e-308, e.g.
+    ``1.0e-320``) loses its precision and its reciprocal overflows to infinity.
+    """
+    if isinstance(data, Mapping):
+        for name, value in data.items():
+            check_numbers(value, _key_of(key, name))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            check_numbers(value, _key_of(key, i))
+    elif isinstance(data, float):
+        if not math.isfinite(data):
+            raise ConfigError(f"config key {key or '(top level)'}: {data} is not a finite number")
+        if 0 < abs(data) < SMALLEST_NORMAL:
+            raise ConfigError(
+                f"config key {key or '(top level)'}: {data!r} is subnormal in float64 (below "
+                f"{SMALLEST_NORMAL:.4g}), its reciprocal overflows; use 0 or a normal number"
+            )
 
 
 def part_section(
@@ -243,6 +351,44 @@ def check_folds(n_folds: int, entry: Mapping, key: str, *, dataset: str, n_sampl
             )
     total = n_samples if n_samples is not None else n_samples_of(entry)
     check_at_most(n_folds, total, key, f"the {total} examples of dataset {dataset!r}")
+
+
+#: The largest λ whose reciprocal is a normal float64 (4.5e307): λ and 1/λ both normal.
+LARGEST_LAMBDA = 1 / SMALLEST_NORMAL
+
+
+def check_lambda(value, key: str) -> None:
+    """One regularization parameter λ: finite, > 0, and with λ and 1/λ both normal float64
+    (2.2e-308 <= λ <= 4.5e307), since the solvers divide by λ as well as add it."""
+    lam = float(value)
+    if not (SMALLEST_NORMAL <= lam <= LARGEST_LAMBDA):
+        raise ConfigError(
+            f"config key {key}: λ = {lam!r} is outside {SMALLEST_NORMAL:.4g} ... "
+            f"{LARGEST_LAMBDA:.4g} (a λ must be finite and > 0 with 1/λ finite in float64)"
+        )
+
+
+def check_lambda_grid(spec, key: str) -> None:
+    """A λ grid of the config: an explicit list (each value by :func:`check_lambda`, the key
+    ``<key>[i]``) or ``{base, min_exp, max_exp}`` (base**min_exp and base**max_exp in float64,
+    the keys ``<key>.min_exp`` and ``<key>.max_exp``); a grid that gives no value is empty."""
+    if not isinstance(spec, Mapping):
+        check_not_empty(spec, key, "λ list")
+        for i, value in enumerate(spec):
+            check_lambda(value, f"{key}[{i}]")
+        return
+    base, low, high = float(spec["base"]), int(spec["min_exp"]), int(spec["max_exp"])
+    if low > high:
+        check_not_empty([], key, "λ grid (base**min_exp ... base**max_exp)")
+    for name, exp in (("min_exp", low), ("max_exp", high)):
+        try:
+            lam = base**exp
+        except OverflowError:
+            lam = math.inf
+        try:
+            check_lambda(lam, f"{key}.{name}")
+        except ConfigError as exc:
+            raise ConfigError(f"{exc} (as base**{name} = {spec['base']}**{exp})") from None
 
 
 def check_not_empty(values, key: str, what: str = "list") -> None:

@@ -24,7 +24,6 @@ from rlsbench.benchmark import config as checks
 from rlsbench.benchmark.config import ConfigError
 from rlsbench.benchmark.methods import GROUP, get_method, method_names
 from rlsbench.benchmark.protocol import (
-    alpha_grid,
     estimate_flops,
     feasibility,
     method_seeds,
@@ -98,9 +97,7 @@ def check(main: dict, datasets: Mapping) -> None:
 def check_grids_and_folds(main: dict, datasets: Mapping) -> None:
     """The λ grid gives values, the folds fit every dataset's smallest class, per-method
     budgets name methods of the run (ConfigError naming the key)."""
-    checks.check_not_empty(
-        alpha_grid(main["alphas"]), "main.alphas", "λ grid (base**min_exp ... base**max_exp)"
-    )
+    checks.check_lambda_grid(main["alphas"], "main.alphas")
     for i, name in enumerate(main["datasets"]):
         entry = checks.dataset_entry(datasets, name, f"main.datasets[{i}]")
         checks.check_folds(main["n_folds"], entry, "main.n_folds", dataset=name)

@@ -8,6 +8,7 @@ method), per (real-data experiment, kernel) running all its methods, and per CPU
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Mapping
 
@@ -49,6 +50,7 @@ def check(section: dict, datasets: Mapping) -> None:
     datasets : mapping
         The dataset registry (name -> entry); empty = names are not checked.
     """
+    check_toy(section.get("toy") or {})
     known = set(datasets or ())
     for name, exp in section.get("realdata", {}).get("experiments", {}).items():
         key = f"config key ramona.realdata.experiments.{name}"
@@ -73,6 +75,29 @@ def check(section: dict, datasets: Mapping) -> None:
                 f"{exp['kernels']}, got {sorted(S)}"
             )
         check_shapes(name, exp, datasets)
+
+
+def toy_features(problem: str) -> int:
+    """Features of a Weston toy problem as the toy jobs draw it (202 linear, 52 nonlinear)."""
+    from rlsbench.numerics import synthetic
+
+    maker = synthetic.make_weston_linear if problem == "linear" else synthetic.make_weston_nonlinear
+    return inspect.signature(maker).parameters["n_features"].default
+
+
+def check_toy(toy: dict) -> None:
+    """The S best features of Fig. 1 exist in every toy problem: a larger S would keep all
+    of them without a word (ConfigError naming the key)."""
+    if not toy or not toy.get("enabled", True) or "n_selected" not in toy:
+        return
+    for problem in toy.get("problems", ["linear", "nonlinear"]):
+        n_features = toy_features(problem)
+        checks.check_at_most(
+            toy["n_selected"],
+            n_features,
+            "ramona.toy.n_selected",
+            f"the {n_features} features of the {problem} toy problem",
+        )
 
 
 def check_shapes(name: str, exp: dict, datasets: Mapping) -> None:

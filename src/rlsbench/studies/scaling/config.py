@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rlsbench.benchmark.config import check_lambda
 from rlsbench.studies.scaling.experiment import plan_points
 
 #: Output name -> file name under ``<run>/scaling/tables/``.
@@ -28,7 +29,9 @@ TABLES = {
 
 def check(section: dict, datasets: Mapping) -> None:
     """The sweeps must make a plan (varied and fixed sizes, known methods with exponents,
-    k < n); raises ConfigError naming the key. The study generates its data: no dataset."""
+    k < n) and its λ must be usable; raises ConfigError naming the key. The study generates its
+    data: no dataset."""
+    check_lambda(section["alpha"], "scaling.alpha")
     plan_points(section)
 
 

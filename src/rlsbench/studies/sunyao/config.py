@@ -66,6 +66,8 @@ def check_sizes(section: dict, datasets: Mapping) -> None:
     the CV folds fit the CV subset (ConfigError naming the key). Names are checked first."""
     cv = section.get("cv") or {}
     folds, subset = cv.get("folds"), cv.get("subset")
+    if "lams" in cv:
+        checks.check_lambda_grid(cv["lams"], "sunyao.cv.lams")
     checks.check_at_most(
         folds,
         subset,
