@@ -44,7 +44,10 @@ docs: install
 	$(BIN)/sphinx-build -W --keep-going -b html docs docs/_build/html
 
 # Every part on the embedded default config (no network needed), then the HTML report.
+# `rlsbench config check` first: Snakemake's own message of a YAML error in a --configfile names
+# neither the file nor the line.
 reproduce: install
+	$(BIN)/rlsbench config check config/config.yaml
 	$(BIN)/snakemake --cores $(CORES) --configfile config/config.yaml
 	$(BIN)/snakemake --cores $(CORES) --configfile config/config.yaml --report results/report.html
 
@@ -78,6 +81,7 @@ test-slurm: install
 # timing jobs run one at a time), then its committed copy under results/paper/scaling/.
 .PHONY: scaling-paper
 scaling-paper: install
+	$(BIN)/rlsbench config check config/paper.yaml
 	nice -n 10 $(BIN)/snakemake --cores $(CORES) --configfile config/paper.yaml scaling_publish
 
 # Every registry dataset downloaded, verified and prepared into results/datasets/prepared/
@@ -92,5 +96,6 @@ datasets: install
 # under results/paper/sunyao/.
 .PHONY: sunyao-paper
 sunyao-paper: install
+	$(BIN)/rlsbench config check config/paper.yaml
 	nice -n 10 $(BIN)/snakemake --cores $(CORES) --configfile config/paper.yaml \
 		--config 'mirrors=[$(if $(MIRROR),"$(MIRROR)")]' sunyao_publish

@@ -292,8 +292,33 @@ def add_datasets_commands(subparsers) -> None:
     p.set_defaults(func=_datasets_hash)
 
 
+def _config_check(args) -> int:
+    from rlsbench.benchmark.config import read_config_file
+
+    for path in args.files:
+        read_config_file(path)
+        print(f"{path}: readable (YAML/JSON, no key given twice)")
+    return 0
+
+
+def add_config_commands(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "config",
+        help="check config files before a run",
+        description="Snakemake reads a --configfile before the workflow's own checks run, and "
+        "its message of a YAML error (a tab in the indentation, say) names neither the file "
+        "nor the line: `rlsbench config check FILE` does. The values themselves are checked "
+        "by the workflow (snakemake -n).",
+    )
+    sub = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    p = sub.add_parser("check", help="read FILE... as Snakemake would; name the file, line "
+                       "and column of the first error")  # fmt: skip
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.set_defaults(func=_config_check)
+
+
 #: Subcommand groups: name -> function(subparsers) adding it.
-COMMANDS = {"datasets": add_datasets_commands}
+COMMANDS = {"datasets": add_datasets_commands, "config": add_config_commands}
 
 
 def _version() -> str:
@@ -324,6 +349,7 @@ def _one_line(text: str) -> str:
 
 
 def main(argv=None) -> int:
+    from rlsbench.benchmark.config import ConfigError
     from rlsbench.benchmark.datasets import DatasetError
     from rlsbench.benchmark.progress import terminal_bars
 
@@ -336,7 +362,7 @@ def main(argv=None) -> int:
         # progress bars for downloads on a terminal only (never in logs or pipes)
         with terminal_bars():
             return args.func(args)
-    except DatasetError as exc:
+    except (DatasetError, ConfigError) as exc:
         print(f"rlsbench: error: {exc}", file=sys.stderr)
         return 1
     except BrokenPipeError:  # output piped into `head` and the like
