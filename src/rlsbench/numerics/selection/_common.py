@@ -24,6 +24,9 @@ LOO_RTOL = 1e-6
 #: ``(G x)_j`` up to ``|x_j|/λ`` and their squares); beyond it they overflow float64
 #: (max ≈ 1.8e308), and the 2¹⁶ margin leaves room for the sums over rows and outputs.
 MAX_DYNAMIC_RANGE = np.finfo(np.float64).max / 2.0**16
+#: Smallest ``max|y|²`` a selector accepts: squared LOO residuals (at most the scale of y,
+#: smaller for a good fit) keep the 2¹⁶ margin above float64's smallest normal number.
+MIN_SQUARE = np.finfo(np.float64).tiny * 2.0**16
 
 
 class SelectionError(ValueError, FloatingPointError):
@@ -77,16 +80,24 @@ def check_scale(X, alpha, *, bias=0.0, method, x_scale=None):
     x_scale : float
         max |x|.
     """
-    x_scale = max(max_abs(X) if x_scale is None else float(x_scale), abs(float(bias)))
+    data_scale = max_abs(X) if x_scale is None else float(x_scale)
+    x_scale = max(data_scale, abs(float(bias)))
     m = X.shape[0]
     with np.errstate(over="ignore"):
         dynamic_range = m * np.square(np.float64(x_scale) * max(1.0, 1.0 / alpha))
     if not dynamic_range <= MAX_DYNAMIC_RANGE:
+        # the bias feature is a column of the design: blame it when it sets the scale
+        culprit, remedy = (
+            ("bias", "use a bias near 1 (the scale of standardised X)")
+            if abs(float(bias)) > data_scale
+            else ("X", "standardise X (zero mean, unit variance)")
+        )
         raise SelectionError(
-            f"{method}: X is too large for float64 at alpha={alpha:.3g}: max |x| = "
-            f"{x_scale:.3g} on n_samples={m} gives m·max|x|²·max(1, 1/λ)² = "
-            f"{dynamic_range:.3g} > {MAX_DYNAMIC_RANGE:.3g}, so the LOO scores would "
-            "overflow; standardise X (zero mean, unit variance) or use a larger alpha"
+            f"{method}: {culprit} is too large for float64 at alpha={alpha:.3g}: max |x| = "
+            f"{x_scale:.3g} (X: {data_scale:.3g}, bias: {abs(float(bias)):.3g}) on "
+            f"n_samples={m} gives m·max|x|²·max(1, 1/λ)² = {dynamic_range:.3g} > "
+            f"{MAX_DYNAMIC_RANGE:.3g}, so the LOO scores would overflow; {remedy} or use a "
+            "larger alpha"
         )
     return x_scale
 
@@ -96,7 +107,9 @@ def check_target_scale(y_scale, n_samples, n_targets, *, method):
 
     The LOO residuals have the scale of y whatever λ (``a = G y`` and ``d = diag(G)`` both
     scale with 1/λ), so the bound is ``m · t · max|y|²`` against :data:`MAX_DYNAMIC_RANGE`:
-    without it a huge y fails later as "no finite score" and is blamed on X.
+    without it a huge y fails later as "no finite score" and is blamed on X. A y whose
+    square is below :data:`MIN_SQUARE` is refused too: its squared residuals underflow to 0
+    and every candidate ties.
 
     Parameters
     ----------
@@ -107,8 +120,16 @@ def check_target_scale(y_scale, n_samples, n_targets, *, method):
     method : str
         Name of the selector, for the message.
     """
-    with np.errstate(over="ignore"):
-        squares = n_samples * n_targets * np.square(np.float64(y_scale))
+    with np.errstate(over="ignore", under="ignore"):
+        square = np.square(np.float64(y_scale))
+    squares = n_samples * n_targets * square
+    if 0.0 < y_scale and not square >= MIN_SQUARE:
+        raise SelectionError(
+            f"{method}: y is too small for float64: max |y| = {float(y_scale):.3g}, its "
+            f"square {square:.3g} < {MIN_SQUARE:.3g}, so the squared "
+            "LOO residuals would underflow and every criterion tie; scale y (e.g. divide it "
+            "by its standard deviation)"
+        )
     if not squares <= MAX_DYNAMIC_RANGE:
         raise SelectionError(
             f"{method}: y is too large for float64: max |y| = {float(y_scale):.3g} on "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import numbers
 import time
 import warnings
 
@@ -39,6 +40,15 @@ from rlsbench.numerics.selection._scoring import HAVE_NUMBA, get_backend
 #: otherwise: a round then takes well under a millisecond, less than waking (or, on a busy
 #: machine, waiting for) a second thread at every parallel region.
 PARALLEL_MIN_ELEMENTS = 1 << 22
+
+
+def _check_n_jobs(n_jobs):
+    """None or an int >= 1 (the estimators' constraint); 0, -1 would silently mean 1 thread."""
+    if n_jobs is None:
+        return None
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs < 1:
+        raise ValueError(f"n_jobs must be None or an integer >= 1 (threads), got {n_jobs!r}")
+    return int(n_jobs)
 
 
 @contextlib.contextmanager
@@ -99,7 +109,8 @@ def greedy_rls(
         functions only (any namespace and device); "auto" picks "cuda" for CUDA arrays when
         numba's CUDA target is installed, "array_api" otherwise.
     n_jobs : int or None, default=None
-        Threads of the numba kernels (None = numba's default, or one thread for small X).
+        Threads of the numba kernels, >= 1 (None = numba's default, or one thread for small
+        X).
     max_pending : None
         Deprecated and ignored: the rank-one cache update of a round is now applied inside
         the next round's scoring pass, so the cache is written back every round.
@@ -151,6 +162,7 @@ def greedy_rls(
             FutureWarning,
             stacklevel=2,
         )
+    n_jobs = _check_n_jobs(n_jobs)
     with _numba_threads(n_jobs):  # the input checks' pass over X (``_scan``) too
         X, y2, single, k, alpha, bias, criterion = prepare(
             X, y, k, alpha, bias, criterion, method="greedy_rls"
