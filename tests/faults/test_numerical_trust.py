@@ -243,3 +243,16 @@ def test_array_api_strict_input_warns_like_numpy():
     X, y = standardised(30, 8, 12)
     with pytest.warns(TiedCriteriaWarning, match=r"rounds 1, 2"):
         greedy_rls(array_api_strict.asarray(X * 1e-100), array_api_strict.asarray(y), 2, 1.0)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_ill_conditioned_path_gets_weights_on_both_paths(backend):
+    # cond(X) = 1e14, λ = 1e-20: the Gram matrix of the selected columns is not positive
+    # definite in float64; the array-API path raised LinAlgError after all rounds
+    X, y = ill_conditioned(40, 8, 28, 0)
+    with pytest.warns(LOOPrecisionWarning):
+        path = greedy_rls(X, y, 5, 1e-20, backend=backend)
+    assert np.all(np.isfinite(path.coef_path))
+    # the first steps are well conditioned: their weights are those of a direct solve
+    coef, _, _ = ridge_prefix_path(X, y, path.selected[:2], 1e-20, residuals=False)
+    np.testing.assert_allclose(np.asarray(path.coef_path)[:2, :2], coef, rtol=1e-8)

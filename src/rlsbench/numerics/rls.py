@@ -20,6 +20,8 @@ other weights (footnote 1 of the paper). The model is ``f(x) = w^T x + intercept
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import scipy.linalg
 from array_api_compat import device
@@ -564,8 +566,7 @@ def _ridge_prefix_path_xp(X, y, order, alpha, xp, *, bias=0.0, weights=True, res
     if m < p:
         w, res = _dual_prefix_path_xp(Z, y2, alpha, n_bias, xp)
     else:
-        eye = xp.eye(p, dtype=X.dtype, device=dev)
-        L = xp.linalg.cholesky(Z.T @ Z + alpha * eye)
+        L = _prefix_factor_xp(Z, alpha, xp)
         Linv = xp.linalg.inv(L)
         z = Linv @ (Z.T @ y2)  # L⁻¹ Zᵀ y, (p, t)
         w = xp.cumulative_sum(Linv[:, :, None] * z[:, None, :], axis=0)[n_bias:, ...]
@@ -612,6 +613,23 @@ def _prefix_loo_mse_xp(U, z, y2, n_bias, xp):
             r = (y2 - fitted) / (1.0 - hat)[:, None]
             mse.append(xp.sum(r * r))
     return xp.stack(mse) / m
+
+
+def _prefix_factor_xp(Z, alpha, xp):
+    """:func:`_prefix_factor` in namespace ``xp``: the Cholesky factor of ``ZᵀZ + λI``, or
+    where that fails (λ lost to rounding against near-duplicate columns; NumPy raises,
+    CuPy returns NaN) the same factor from a QR of ``[Z; √λ I]``."""
+    p = Z.shape[1]
+    eye = xp.eye(p, dtype=Z.dtype, device=device(Z))
+    try:
+        L = xp.linalg.cholesky(Z.T @ Z + alpha * eye)
+        if bool(xp.all(xp.isfinite(xp.linalg.diagonal(L)))):
+            return L
+    except (ValueError, RuntimeError):  # numpy's LinAlgError, torch's (a RuntimeError)
+        pass
+    _, R = xp.linalg.qr(xp.concat([Z, math.sqrt(alpha) * eye], axis=0))
+    sign = xp.where(xp.linalg.diagonal(R) < 0, -1.0, 1.0)
+    return (R * sign[:, None]).T
 
 
 def _dual_prefix_path_xp(Z, y2, alpha, n_bias, xp):
