@@ -119,6 +119,23 @@ def greedy_rls(
     -------
     SelectionPath
 
+    Raises
+    ------
+    SelectionError
+        X, the bias or y is scaled so that the LOO scores would over- or underflow float64
+        (the message names which), or a round has no candidate with a finite score.
+
+    Warns
+    -----
+    LOOPrecisionWarning
+        The LOO MSE of a step differs from a direct solve on the same features
+        (:func:`rlsbench.numerics.rls.ridge_prefix_path`, computed with the weights) by more
+        than :data:`~rlsbench.numerics.selection._common.LOO_RTOL` relative: float64 lost
+        more than 10 digits to a tiny λ for the scale of X. The selection is returned as is.
+    TiedCriteriaWarning
+        In some round every open candidate had the same criterion (and LOO MSE), so the
+        lowest index won (X scaled far below 1, λ huge, constant or duplicate columns).
+
     Notes
     -----
     State (Algorithm 3, transposed to X of shape (m, n)): dual variables ``a = G y`` (m, t),
@@ -450,8 +467,11 @@ def _greedy_rls_xp(X, y, k, alpha, bias, criterion, backend, xp, t_start):
     coef, intercept, reference = _ridge_prefix_path_xp(
         X, y2, rec.selected, alpha, xp, bias=bias, residuals="mse"
     )
+
     # as in the NumPy path: a direct solve's LOO MSE shows the digits the updates lost
-    x_scale = lambda: float(xp.max(xp.abs(X)))  # noqa: E731 - only if a warning needs it
+    def x_scale():  # one more pass over X, only if a warning is given
+        return float(xp.max(xp.abs(X)))
+
     reference = to_numpy(reference)
     check_loo_precision(
         rec.loo_mse, reference, alpha, x_scale=x_scale, method="greedy_rls", stacklevel=4
