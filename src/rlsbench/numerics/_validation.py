@@ -92,7 +92,9 @@ def check_X_y(X, y, *, return_x_scale=False):
 
 
 def check_alpha(alpha, name="alpha"):
-    """λ must be a finite real > 0."""
+    """λ must be a finite real > 0 (a Python or NumPy scalar, or a 0-d real array)."""
+    if isinstance(alpha, np.ndarray) and alpha.ndim == 0 and alpha.dtype.kind in "fiu":
+        alpha = alpha.item()  # e.g. np.median of a λ grid; np.bool_ stays refused
     if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real):
         raise ValueError(f"{name} must be a real number > 0, got {alpha!r}")
     alpha = float(alpha)

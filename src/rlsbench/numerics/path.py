@@ -13,6 +13,7 @@ import numpy as np
 from array_api_compat import device
 
 from rlsbench.numerics._array_api import non_numpy_namespace
+from rlsbench.numerics._validation import check_numeric
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,8 @@ class SelectionPath:
         ----------
         X : array of shape (n_samples, n_features)
             NumPy, or the array library of ``coef_path`` (a path fitted on a GPU scores
-            there).
+            there). NumPy input must be finite, 2-d and hold every selected column
+            (``ValueError`` naming X otherwise).
 
         Returns
         -------
@@ -70,7 +72,13 @@ class SelectionPath:
         xp = non_numpy_namespace(X, self.coef_path)
         if xp is not None:
             return self._decision_path_xp(X, xp)
-        X = np.asarray(X, dtype=np.float64)
+        X = check_numeric(X, "X", ensure_min_samples=0)
+        if self.n_steps and X.shape[1] <= int(np.max(self.selected)):
+            # indexing would fail with "index out of bounds" naming no parameter
+            raise ValueError(
+                f"X has {X.shape[1]} features, but the path selected feature "
+                f"{int(np.max(self.selected))}: X must have the columns of the training data"
+            )
         Xs = X[:, self.selected]  # (n_samples, k)
         if self.coef_path.ndim == 2:
             # Row s of coef_path is zero beyond s, so one product gives every step.

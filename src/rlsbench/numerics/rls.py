@@ -20,6 +20,8 @@ other weights (footnote 1 of the paper). The model is ``f(x) = w^T x + intercept
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import scipy.linalg
 from array_api_compat import device
@@ -549,7 +551,8 @@ def _ridge_prefix_path_xp(X, y, order, alpha, xp, *, bias=0.0, weights=True, res
     gives every prefix (``L⁻¹`` by ``xp.linalg.inv``, the standard has no triangular solve;
     p ≤ k + 1 is small); with fewer examples than columns the dual side takes one Sherman-
     Morrison update of the m×m ``G`` per column (eq. 10). Residuals are (m, t) arrays,
-    weights (k, p, t) with ``p = k + [bias != 0]``.
+    weights (k, p, t) with ``p = k + [bias != 0]``; ``residuals="mse"`` gives instead the
+    mean squared LOO error of every prefix, an array of shape (k,) on the device.
     """
     y2 = xp.reshape(y, (y.shape[0], -1))
     m = X.shape[0]
@@ -563,13 +566,14 @@ def _ridge_prefix_path_xp(X, y, order, alpha, xp, *, bias=0.0, weights=True, res
     if m < p:
         w, res = _dual_prefix_path_xp(Z, y2, alpha, n_bias, xp)
     else:
-        eye = xp.eye(p, dtype=X.dtype, device=dev)
-        L = xp.linalg.cholesky(Z.T @ Z + alpha * eye)
+        L = _prefix_factor_xp(Z, alpha, xp)
         Linv = xp.linalg.inv(L)
         z = Linv @ (Z.T @ y2)  # L⁻¹ Zᵀ y, (p, t)
         w = xp.cumulative_sum(Linv[:, :, None] * z[:, None, :], axis=0)[n_bias:, ...]
         res = None
-        if residuals:
+        if residuals == "mse":
+            res = _prefix_loo_mse_xp(Z @ Linv.T, z, y2, n_bias, xp)
+        elif residuals:
             U = Z @ Linv.T  # orthonormal-like columns, U_P U_Pᵀ = hat matrix of prefix P
             hat = xp.cumulative_sum(U * U, axis=1)  # (m, p)
             fitted = xp.cumulative_sum(U[:, :, None] * z[None, :, :], axis=1)  # (m, p, t)
@@ -585,9 +589,47 @@ def _ridge_prefix_path_xp(X, y, order, alpha, xp, *, bias=0.0, weights=True, res
             coef, intercept = coef[:, :, 0], intercept[:, 0]
     if not residuals:
         res = None
+    elif residuals == "mse":
+        if isinstance(res, list):  # the dual side's residuals
+            res = xp.stack([xp.sum(r * r) for r in res]) / m
     elif y.ndim == 1:
         res = [r[:, 0] for r in res]
     return coef, intercept, res
+
+
+def _prefix_loo_mse_xp(U, z, y2, n_bias, xp):
+    """Mean squared LOO error (summed over outputs) of every prefix with a feature, shape
+    (p - n_bias,), from ``U = Z L⁻ᵀ`` and ``z = L⁻¹ Zᵀ y`` in O(m t) memory: the residuals
+    of :func:`_ridge_prefix_path_xp` one prefix at a time, not all (m, p, t) at once."""
+    m = U.shape[0]
+    hat = xp.zeros((m,), dtype=U.dtype, device=device(U))
+    fitted = xp.zeros(y2.shape, dtype=U.dtype, device=device(U))
+    mse = []
+    for j in range(U.shape[1]):
+        u = U[:, j]
+        hat = hat + u * u
+        fitted = fitted + u[:, None] * z[j : j + 1, :]
+        if j >= n_bias:
+            r = (y2 - fitted) / (1.0 - hat)[:, None]
+            mse.append(xp.sum(r * r))
+    return xp.stack(mse) / m
+
+
+def _prefix_factor_xp(Z, alpha, xp):
+    """:func:`_prefix_factor` in namespace ``xp``: the Cholesky factor of ``ZᵀZ + λI``, or
+    where that fails (λ lost to rounding against near-duplicate columns; NumPy raises,
+    CuPy returns NaN) the same factor from a QR of ``[Z; √λ I]``."""
+    p = Z.shape[1]
+    eye = xp.eye(p, dtype=Z.dtype, device=device(Z))
+    try:
+        L = xp.linalg.cholesky(Z.T @ Z + alpha * eye)
+        if bool(xp.all(xp.isfinite(xp.linalg.diagonal(L)))):
+            return L
+    except (ValueError, RuntimeError):  # numpy's LinAlgError, torch's (a RuntimeError)
+        pass
+    _, R = xp.linalg.qr(xp.concat([Z, math.sqrt(alpha) * eye], axis=0))
+    sign = xp.where(xp.linalg.diagonal(R) < 0, -1.0, 1.0)
+    return (R * sign[:, None]).T
 
 
 def _dual_prefix_path_xp(Z, y2, alpha, n_bias, xp):

@@ -11,10 +11,18 @@ Every selector returns a :class:`rlsbench.numerics.path.SelectionPath`.
 
 Every round's winner has a finite score and is not chosen yet (:func:`pick_winner`, the one
 rule of every forward selector); a selector that cannot satisfy it raises
-:class:`SelectionError` instead of guessing.
+:class:`SelectionError` instead of guessing. Greedy RLS warns where its answer cannot be
+trusted although every score was finite: :class:`LOOPrecisionWarning` (its LOO values are
+off a direct solve, float64 digits lost to a tiny λ) and :class:`TiedCriteriaWarning` (every
+candidate of a round tied, the lowest index won).
 """
 
-from rlsbench.numerics.selection._common import SelectionError, pick_winner
+from rlsbench.numerics.selection._common import (
+    LOOPrecisionWarning,
+    SelectionError,
+    TiedCriteriaWarning,
+    pick_winner,
+)
 from rlsbench.numerics.selection.greedy import greedy_rls
 from rlsbench.numerics.selection.lowrank import lowrank_lssvm, memory_bytes
 from rlsbench.numerics.selection.order import ridge_path
@@ -29,5 +37,7 @@ __all__ = [
     "random_selection",
     "ridge_path",
     "SelectionError",
+    "LOOPrecisionWarning",
+    "TiedCriteriaWarning",
     "pick_winner",
 ]

@@ -12,11 +12,21 @@ from rlsbench.numerics._validation import check_problem
 from rlsbench.numerics.criteria import TIE_RTOL, best_index, loo_mse, loo_zero_one
 from rlsbench.numerics.path import SelectionPath
 
+#: Relative gap between a selector's LOO MSE and the LOO MSE of a direct solve on the same
+#: features (:func:`check_loo_precision`) above which the LOO values are reported as untrusted.
+#: Two computations of one value by different algorithms agree to ≈1e-13 on well-posed data;
+#: a gap of 1e-6 means more than 10 of float64's ≈16 significant digits are gone, too few
+#: left to rank candidates whose criteria differ in the 4th digit.
+LOO_RTOL = 1e-6
+
 #: Largest ``m · max|x|² · max(1, 1/λ)²`` a selector accepts. It bounds the magnitudes the
 #: LOO computations form (Gram entries ``xᵢᵀxⱼ``, ``s_i = xᵢᵀ G xᵢ ≤ ‖xᵢ‖²/λ``, cache entries
 #: ``(G x)_j`` up to ``|x_j|/λ`` and their squares); beyond it they overflow float64
 #: (max ≈ 1.8e308), and the 2¹⁶ margin leaves room for the sums over rows and outputs.
 MAX_DYNAMIC_RANGE = np.finfo(np.float64).max / 2.0**16
+#: Smallest ``max|y|²`` a selector accepts: squared LOO residuals (at most the scale of y,
+#: smaller for a good fit) keep the 2¹⁶ margin above float64's smallest normal number.
+MIN_SQUARE = np.finfo(np.float64).tiny * 2.0**16
 
 
 class SelectionError(ValueError, FloatingPointError):
@@ -26,6 +36,27 @@ class SelectionError(ValueError, FloatingPointError):
     scaled far from 1, λ extreme for that scale). Standardising X (zero mean, unit variance)
     or changing λ resolves it. A ``ValueError`` (bad input for the method) and a
     ``FloatingPointError`` (its cause).
+    """
+
+
+class LOOPrecisionWarning(UserWarning):
+    """A selection's LOO values lost too many digits to float64 rounding to be trusted.
+
+    Raised (as a warning: the selection is returned unchanged) when the LOO MSE of a step
+    differs from a direct solve on the same features by more than :data:`LOO_RTOL`
+    (relative): λ is tiny against the scale of X, so the rank-one updates cancel
+    catastrophically. Raising alpha or standardising X (zero mean, unit variance) restores
+    the lost digits.
+    """
+
+
+class TiedCriteriaWarning(UserWarning):
+    """Every open candidate of a round had the same criterion, so the lowest index won.
+
+    The criteria tie within :data:`rlsbench.numerics.criteria.TIE_RTOL` when the features'
+    contributions vanish against λ (X scaled far below 1, λ huge) or the target is constant:
+    the pick then says nothing about the features. Standardising X (zero mean, unit variance)
+    or lowering alpha gives the features a say.
     """
 
 
@@ -49,18 +80,153 @@ def check_scale(X, alpha, *, bias=0.0, method, x_scale=None):
     x_scale : float
         max |x|.
     """
-    x_scale = max(max_abs(X) if x_scale is None else float(x_scale), abs(float(bias)))
+    data_scale = max_abs(X) if x_scale is None else float(x_scale)
+    x_scale = max(data_scale, abs(float(bias)))
     m = X.shape[0]
     with np.errstate(over="ignore"):
         dynamic_range = m * np.square(np.float64(x_scale) * max(1.0, 1.0 / alpha))
     if not dynamic_range <= MAX_DYNAMIC_RANGE:
+        # the bias feature is a column of the design: blame it when it sets the scale
+        culprit, remedy = (
+            ("bias", "use a bias near 1 (the scale of standardised X)")
+            if abs(float(bias)) > data_scale
+            else ("X", "standardise X (zero mean, unit variance)")
+        )
         raise SelectionError(
-            f"{method}: X is too large for float64 at alpha={alpha:.3g}: max |x| = "
-            f"{x_scale:.3g} on n_samples={m} gives m·max|x|²·max(1, 1/λ)² = "
-            f"{dynamic_range:.3g} > {MAX_DYNAMIC_RANGE:.3g}, so the LOO scores would "
-            "overflow; standardise X (zero mean, unit variance) or use a larger alpha"
+            f"{method}: {culprit} is too large for float64 at alpha={alpha:.3g}: max |x| = "
+            f"{x_scale:.3g} (X: {data_scale:.3g}, bias: {abs(float(bias)):.3g}) on "
+            f"n_samples={m} gives m·max|x|²·max(1, 1/λ)² = {dynamic_range:.3g} > "
+            f"{MAX_DYNAMIC_RANGE:.3g}, so the LOO scores would overflow; {remedy} or use a "
+            "larger alpha"
         )
     return x_scale
+
+
+def check_target_scale(y_scale, n_samples, n_targets, *, method):
+    """Refuse (:class:`SelectionError`) a y whose scale makes the squared LOO residuals overflow.
+
+    The LOO residuals have the scale of y whatever λ (``a = G y`` and ``d = diag(G)`` both
+    scale with 1/λ), so the bound is ``m · t · max|y|²`` against :data:`MAX_DYNAMIC_RANGE`:
+    without it a huge y fails later as "no finite score" and is blamed on X. A y whose
+    square is below :data:`MIN_SQUARE` is refused too: its squared residuals underflow to 0
+    and every candidate ties.
+
+    Parameters
+    ----------
+    y_scale : float
+        max |y|.
+    n_samples, n_targets : int
+        Rows and columns of y as (n_samples, n_targets).
+    method : str
+        Name of the selector, for the message.
+    """
+    with np.errstate(over="ignore", under="ignore"):
+        square = np.square(np.float64(y_scale))
+    squares = n_samples * n_targets * square
+    if 0.0 < y_scale and not square >= MIN_SQUARE:
+        raise SelectionError(
+            f"{method}: y is too small for float64: max |y| = {float(y_scale):.3g}, its "
+            f"square {square:.3g} < {MIN_SQUARE:.3g}, so the squared "
+            "LOO residuals would underflow and every criterion tie; scale y (e.g. divide it "
+            "by its standard deviation)"
+        )
+    if not squares <= MAX_DYNAMIC_RANGE:
+        raise SelectionError(
+            f"{method}: y is too large for float64: max |y| = {float(y_scale):.3g} on "
+            f"n_samples={n_samples}, n_targets={n_targets} gives m·t·max|y|² = {squares:.3g} > "
+            f"{MAX_DYNAMIC_RANGE:.3g}, so the squared LOO residuals would overflow; scale y "
+            "(e.g. divide it by its standard deviation)"
+        )
+
+
+def check_loo_precision(loo_mse, reference, alpha, *, x_scale, method, stacklevel=3):
+    """Warn (:class:`LOOPrecisionWarning`) where the LOO MSE of a step is off a direct solve.
+
+    Parameters
+    ----------
+    loo_mse : ndarray of shape (k,)
+        The selector's mean squared LOO error after each addition.
+    reference : ndarray of shape (k,)
+        The same from a direct solve on each prefix of the selection
+        (:func:`rlsbench.numerics.rls.ridge_prefix_path`).
+    alpha : float
+        λ, for the message.
+    x_scale : float, ndarray or callable
+        max |x|, or X, or a function returning max |x| (taken only for the message).
+    method : str
+        Name of the selector, for the message.
+    stacklevel : int
+        Of the warning: 3 points at the caller of a selector that calls this directly.
+    """
+    loo_mse = np.asarray(loo_mse, dtype=np.float64)
+    reference = np.asarray(reference, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        # both 0 is agreement; a NaN or inf on either side is a gap (nan_to_num below)
+        gap = np.abs(loo_mse - reference) / np.maximum(np.abs(loo_mse), np.abs(reference))
+    gap = np.nan_to_num(np.where(loo_mse == reference, 0.0, gap), nan=np.inf)
+    if not gap.max(initial=0.0) > LOO_RTOL:
+        return
+    x_scale = _x_scale(x_scale)
+    step = int(np.argmax(gap))
+    # a relative gap g leaves about -log10(g) of the ≈16 digits
+    digits = int(np.clip(np.round(16 + np.log10(gap[step])), 10, 16))
+    warnings.warn(
+        f"{method}: the LOO values lost about {digits} of float64's 16 significant digits: "
+        f"after step {step + 1} the LOO MSE is {loo_mse[step]:.6g}, a direct solve on the "
+        f"same features gives {reference[step]:.6g} (relative gap {gap[step]:.2g} > "
+        f"{LOO_RTOL:g}; alpha = {alpha:.3g}, max |x| = {float(x_scale):.3g}), so the "
+        "criteria may rank the candidates by rounding error; raise alpha or standardise X "
+        "(zero mean, unit variance)",
+        LOOPrecisionWarning,
+        stacklevel=stacklevel,
+    )
+
+
+def _x_scale(x_scale):
+    """max |x| from what :func:`check_loo_precision` and :func:`warn_tied` take."""
+    if callable(x_scale):
+        return float(x_scale())
+    return max_abs(x_scale) if np.ndim(x_scale) > 0 else float(x_scale)
+
+
+def all_tied(crit, tiebreak, open_, rtol=TIE_RTOL):
+    """Whether every open candidate ties on the criterion and the tiebreak (O(n)).
+
+    Parameters
+    ----------
+    crit, tiebreak : ndarray of shape (n_features,)
+        The round's criterion and second key (lower is better).
+    open_ : ndarray of int of shape (n_open,)
+        Candidates not chosen yet; fewer than two never tie.
+    rtol : float
+        As in :func:`rlsbench.numerics.criteria.best_index`.
+    """
+    if open_.size < 2:
+        return False
+    for values in (crit[open_], tiebreak[open_]):
+        if not np.all(np.isfinite(values)):
+            return False
+        low, high = values.min(), values.max()
+        if high > low + rtol * abs(low):
+            return False
+    return True
+
+
+def warn_tied(rounds, k, alpha, *, x_scale, method, stacklevel=3):
+    """Warn (:class:`TiedCriteriaWarning`) once for the rounds (from 0) whose candidates all
+    tied (:func:`all_tied`)."""
+    if not rounds:
+        return
+    x_scale = _x_scale(x_scale)
+    shown = ", ".join(str(r + 1) for r in rounds[:10]) + (", ..." if len(rounds) > 10 else "")
+    warnings.warn(
+        f"{method}: in {len(rounds)} of {k} rounds (rounds {shown}) every candidate had the same "
+        f"LOO criterion (alpha = {alpha:.3g}, max |x| = {float(x_scale):.3g}), so the lowest "
+        "feature index was picked and the order says nothing about those features; "
+        "standardise X (zero mean, unit variance) or lower alpha",
+        TiedCriteriaWarning,
+        stacklevel=stacklevel,
+    )
 
 
 def check_target(y2, criterion, *, method):
@@ -172,8 +338,9 @@ def pick_winner(
 def prepare(X, y, k, alpha, bias, criterion, *, method="selector"):
     """Validate a selector call; return ``X`` (C-contiguous), ``y`` as (m, t) and a flag.
 
-    Besides the parameter checks, an X whose scale would overflow the LOO scores is refused
-    (:func:`check_scale`) and a constant target column draws a warning (:func:`check_target`).
+    Besides the parameter checks, an X or y whose scale would overflow the LOO scores is
+    refused (:func:`check_scale`, :func:`check_target_scale`) and a constant target column
+    draws a warning (:func:`check_target`).
 
     Returns
     -------
@@ -189,6 +356,7 @@ def prepare(X, y, k, alpha, bias, criterion, *, method="selector"):
     single = y.ndim == 1
     y2 = np.ascontiguousarray(y.reshape(y.shape[0], -1))
     check_scale(X, alpha, bias=bias, method=method, x_scale=x_scale)
+    check_target_scale(max_abs(y2), *y2.shape, method=method)
     check_target(y2, criterion, method=method)
     return np.ascontiguousarray(X), y2, single, k, alpha, bias, criterion
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import numbers
 import time
 import warnings
 
@@ -19,14 +20,18 @@ from rlsbench.numerics._array_api import (
     to_numpy,
 )
 from rlsbench.numerics._validation import check_alpha, check_bias, check_k
-from rlsbench.numerics.criteria import best_index
+from rlsbench.numerics.criteria import best_index, loo_mse
 from rlsbench.numerics.rls import _ridge_prefix_path, _ridge_prefix_path_xp
 from rlsbench.numerics.selection._common import (
     PathRecorder,
+    all_tied,
     bias_shrink,
+    check_loo_precision,
+    check_target_scale,
     initial_dual,
     pick_winner,
     prepare,
+    warn_tied,
     zero_one_targets,
 )
 from rlsbench.numerics.selection._scoring import HAVE_NUMBA, get_backend
@@ -35,6 +40,15 @@ from rlsbench.numerics.selection._scoring import HAVE_NUMBA, get_backend
 #: otherwise: a round then takes well under a millisecond, less than waking (or, on a busy
 #: machine, waiting for) a second thread at every parallel region.
 PARALLEL_MIN_ELEMENTS = 1 << 22
+
+
+def _check_n_jobs(n_jobs):
+    """None or an int >= 1 (the estimators' constraint); 0, -1 would silently mean 1 thread."""
+    if n_jobs is None:
+        return None
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs < 1:
+        raise ValueError(f"n_jobs must be None or an integer >= 1 (threads), got {n_jobs!r}")
+    return int(n_jobs)
 
 
 @contextlib.contextmanager
@@ -95,7 +109,8 @@ def greedy_rls(
         functions only (any namespace and device); "auto" picks "cuda" for CUDA arrays when
         numba's CUDA target is installed, "array_api" otherwise.
     n_jobs : int or None, default=None
-        Threads of the numba kernels (None = numba's default, or one thread for small X).
+        Threads of the numba kernels, >= 1 (None = numba's default, or one thread for small
+        X).
     max_pending : None
         Deprecated and ignored: the rank-one cache update of a round is now applied inside
         the next round's scoring pass, so the cache is written back every round.
@@ -103,6 +118,23 @@ def greedy_rls(
     Returns
     -------
     SelectionPath
+
+    Raises
+    ------
+    SelectionError
+        X, the bias or y is scaled so that the LOO scores would over- or underflow float64
+        (the message names which), or a round has no candidate with a finite score.
+
+    Warns
+    -----
+    LOOPrecisionWarning
+        The LOO MSE of a step differs from a direct solve on the same features
+        (:func:`rlsbench.numerics.rls.ridge_prefix_path`, computed with the weights) by more
+        than :data:`~rlsbench.numerics.selection._common.LOO_RTOL` relative: float64 lost
+        more than 10 digits to a tiny λ for the scale of X. The selection is returned as is.
+    TiedCriteriaWarning
+        In some round every open candidate had the same criterion (and LOO MSE), so the
+        lowest index won (X scaled far below 1, λ huge, constant or duplicate columns).
 
     Notes
     -----
@@ -147,6 +179,7 @@ def greedy_rls(
             FutureWarning,
             stacklevel=2,
         )
+    n_jobs = _check_n_jobs(n_jobs)
     with _numba_threads(n_jobs):  # the input checks' pass over X (``_scan``) too
         X, y2, single, k, alpha, bias, criterion = prepare(
             X, y, k, alpha, bias, criterion, method="greedy_rls"
@@ -170,10 +203,13 @@ def greedy_rls(
         round_ends = [time.perf_counter()]
         active = np.arange(n)
         update = None
+        tied_rounds = []
         for step in range(k):
             sq, err = fused_pass(cache_t, active, update, s, xta, a, d, y2, ycls, zero_one)
             mse = sq / m
             crit = err / m if zero_one else mse
+            if all_tied(crit, mse, active):
+                tied_rounds.append(step)
             b = pick_winner(
                 crit,
                 rec.selected[:step],
@@ -196,8 +232,13 @@ def greedy_rls(
             rec.add(b, y2, a / d[:, None])
             round_ends.append(time.perf_counter())
     del cache_t
-    coef, intercept, _ = _ridge_prefix_path(X, y2, rec.selected, alpha, bias=bias, residuals=False)
+    coef, intercept, residuals = _ridge_prefix_path(X, y2, rec.selected, alpha, bias=bias)
     rec.set_weights(coef, intercept)
+    # the LOO MSE of every prefix once more by a direct solve (O(m k²), as the weights): a
+    # gap shows the digits the rank-one updates lost
+    reference = [loo_mse(r) for r in residuals]
+    check_loo_precision(rec.loo_mse, reference, alpha, x_scale=X, method="greedy_rls")
+    warn_tied(tied_rounds, k, alpha, x_scale=X, method="greedy_rls")
     return rec.path(
         method="greedy_rls",
         backend=backend_name,
@@ -354,6 +395,7 @@ def _greedy_rls_xp(X, y, k, alpha, bias, criterion, backend, xp, t_start):
     single = y.ndim == 1
     y2 = xp.reshape(y, (m, -1))
     t = y2.shape[1]
+    check_target_scale(float(xp.max(xp.abs(y2))), m, t, method="greedy_rls")
     zero_one = criterion == "zero_one"
     dev = device(X)
     if t == 1:
@@ -380,7 +422,7 @@ def _greedy_rls_xp(X, y, k, alpha, bias, criterion, backend, xp, t_start):
 
     round_ends = [time.perf_counter()]
     chosen = np.zeros(n, dtype=bool)
-    selected, errors = [], []
+    selected, errors, tied_rounds = [], [], []
     for r in range(k):
         write_back = npend == P
         sq, err = scorer.score(C, U, W, npend, write_back, s, xta, a, d, y2, ycls, zero_one)
@@ -391,6 +433,8 @@ def _greedy_rls_xp(X, y, k, alpha, bias, criterion, backend, xp, t_start):
         sq = np.where(chosen, np.inf, sq)
         mse = sq / m
         crit = np.where(chosen, np.inf, err / m) if zero_one else mse
+        if all_tied(crit, mse, np.flatnonzero(~chosen)):
+            tied_rounds.append(r)
         b = best_index(crit, mse)
         _check_winner(crit, b, chosen, r)
         chosen[b] = True
@@ -420,9 +464,19 @@ def _greedy_rls_xp(X, y, k, alpha, bias, criterion, backend, xp, t_start):
     for b, (mse_b, zo_b) in zip(selected, to_numpy(xp.stack(errors)).tolist()):
         rec.add_errors(b, mse_b, zo_b)
     rec.elapsed[:] = np.asarray(round_ends[1:]) - t_start
-    coef, intercept, _ = _ridge_prefix_path_xp(
-        X, y2, rec.selected, alpha, xp, bias=bias, residuals=False
+    coef, intercept, reference = _ridge_prefix_path_xp(
+        X, y2, rec.selected, alpha, xp, bias=bias, residuals="mse"
     )
+
+    # as in the NumPy path: a direct solve's LOO MSE shows the digits the updates lost
+    def x_scale():  # one more pass over X, only if a warning is given
+        return float(xp.max(xp.abs(X)))
+
+    reference = to_numpy(reference)
+    check_loo_precision(
+        rec.loo_mse, reference, alpha, x_scale=x_scale, method="greedy_rls", stacklevel=4
+    )
+    warn_tied(tied_rounds, k, alpha, x_scale=x_scale, method="greedy_rls", stacklevel=4)
     path = rec.path(
         method="greedy_rls",
         backend=scorer.name,
