@@ -27,8 +27,10 @@ import math
 import sys
 from collections.abc import Callable, Mapping
 
+from rlsbench.errors import RLSBenchError
 
-class ConfigError(ValueError):
+
+class ConfigError(ValueError, RLSBenchError):
     """A config value that is wrong; the message starts with ``config key <key>:``."""
 
 
