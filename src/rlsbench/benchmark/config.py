@@ -192,7 +192,7 @@ def check_numbers(data, key: str = "") -> None:
     """No number of the config is NaN, infinite or subnormal (ConfigError naming its key).
 
     A JSON schema's ``minimum`` lets NaN and infinity through (NaN compares false with every
-    bound), and no job can use them; a subnormal float64 (0 < |x| < 2.2e-308, e.g.
+    bound), and no job can use them; a subnormal float64 (``0 < |x| < 2.2e-308``, e.g.
     ``1.0e-320``) loses its precision and its reciprocal overflows to infinity.
     """
     if isinstance(data, Mapping):
