@@ -1,5 +1,6 @@
 """rlsbench: fast wrapper feature selection with regularized least squares, benchmarked."""
 
+from rlsbench.errors import RLSBenchError, RLSBenchWarning
 from rlsbench.numerics.path import SelectionPath
 
 __version__ = "0.1.0"
@@ -7,6 +8,8 @@ __version__ = "0.1.0"
 __all__ = [
     "GreedyRLS",
     "LowRankLSSVM",
+    "RLSBenchError",
+    "RLSBenchWarning",
     "RandomSelector",
     "SelectionPath",
     "WrapperRLS",

@@ -4,6 +4,8 @@
 # rlsbench.benchmark.config) and `published` (where `<part>_publish` copies the run's files).
 # Each rule that runs Python names a function in params and runs workflow/scripts/call.py
 # (see rlsbench.benchmark.workflow).
+import os
+import re
 from pathlib import Path
 
 import yaml
@@ -83,3 +85,34 @@ def derived(paths):
         elif path.endswith(".png"):
             out += figure_variants(path)
     return list(dict.fromkeys(out))
+
+
+# ---------------------------------------------------------------------------------------------
+# The report's table views (workflow/rules/report.smk): caption, category and title of a view.
+# ---------------------------------------------------------------------------------------------
+def view_spec(part, table):
+    """(caption file, subcategory, title or None) of the view of ``table``: the first match
+    in VIEW_CAPTIONS (report.smk) for its path under the part's run directory."""
+    relative = table.removeprefix(f"{RUNDIR}/{part}/")
+    for pattern, rst, subcategory, title in VIEW_CAPTIONS.get(part, []):
+        if re.match(pattern, relative):
+            return rst, subcategory, title
+    return "table_view.rst", "Tables", None
+
+
+def view_output(part, table):
+    """The HTML view of ``table``, flagged for the report with its caption and the part's
+    category (REPORT_PARTS, report.smk)."""
+    from rlsbench.benchmark.views import view_path
+
+    category = REPORT_PARTS[part][0]
+    caption, subcategory, _ = view_spec(part, table)
+    # the report lists a result by its labels (else by its whole path)
+    name = os.path.splitext(table.removeprefix(f"{RUNDIR}/{part}/"))[0]
+    return report(
+        view_path(table),
+        caption=f"../report/{caption}",
+        category=category,
+        subcategory=subcategory,
+        labels={"table": name},
+    )

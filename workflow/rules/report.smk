@@ -13,7 +13,6 @@
 # A part's views rule is fed by the part's list of outputs, so a table a part adds gets a view
 # and a LaTeX file without a change here (with the generic caption unless one is named below).
 import os
-import re
 
 from rlsbench.benchmark.views import latex_path, view_path, viewed_tables
 
@@ -35,7 +34,8 @@ REPORT_PARTS = {
 }
 # Caption, subcategory and title of a view, by the table's path under its part's run directory
 # (regular expressions, first match wins; the title is for files without a heading, and is the
-# caption of their LaTeX tables); any other table: the generic caption.
+# caption of their LaTeX tables); any other table: the generic caption (`view_spec` and
+# `view_output` in common.smk read this and REPORT_PARTS).
 VIEW_CAPTIONS = {
     "main": [
         (
@@ -114,30 +114,6 @@ VIEW_CAPTIONS = {
 }
 
 
-def _view_spec(part, table):
-    """(caption file, subcategory, title or None) of the view of ``table``."""
-    relative = table.removeprefix(f"{RUNDIR}/{part}/")
-    for pattern, rst, subcategory, title in VIEW_CAPTIONS.get(part, []):
-        if re.match(pattern, relative):
-            return rst, subcategory, title
-    return "table_view.rst", "Tables", None
-
-
-def view_output(part, table):
-    """The HTML view of ``table``, flagged for the report with its caption."""
-    category = REPORT_PARTS[part][0]
-    caption, subcategory, _ = _view_spec(part, table)
-    # the report lists a result by its labels (else by its whole path)
-    name = os.path.splitext(table.removeprefix(f"{RUNDIR}/{part}/"))[0]
-    return report(
-        view_path(table),
-        caption=f"../report/{caption}",
-        category=category,
-        subcategory=subcategory,
-        labels={"table": name},
-    )
-
-
 REPORT_VIEWS = {}
 for _part, (_category, _built, _section, _data) in REPORT_PARTS.items():
     _tables = viewed_tables(_built, [f"{RUNDIR}/{_part}/{name}" for name in _data])
@@ -163,7 +139,7 @@ for _part, (_category, _built, _section, _data) in REPORT_PARTS.items():
             run=RUN,
             configfiles=REPORT_CONFIGFILES,
             section=_section,
-            titles={t: _view_spec(_part, t)[2] for t in _tables if _view_spec(_part, t)[2]},
+            titles={t: view_spec(_part, t)[2] for t in _tables if view_spec(_part, t)[2]},
         script:
             CALL
 

@@ -27,8 +27,10 @@ import math
 import sys
 from collections.abc import Callable, Mapping
 
+from rlsbench.errors import RLSBenchError
 
-class ConfigError(ValueError):
+
+class ConfigError(ValueError, RLSBenchError):
     """A config value that is wrong; the message starts with ``config key <key>:``."""
 
 
@@ -190,7 +192,7 @@ def check_numbers(data, key: str = "") -> None:
     """No number of the config is NaN, infinite or subnormal (ConfigError naming its key).
 
     A JSON schema's ``minimum`` lets NaN and infinity through (NaN compares false with every
-    bound), and no job can use them; a subnormal float64 (0 < |x| < 2.2e-308, e.g.
+    bound), and no job can use them; a subnormal float64 (``0 < |x| < 2.2e-308``, e.g.
     ``1.0e-320``) loses its precision and its reciprocal overflows to infinity.
     """
     if isinstance(data, Mapping):

@@ -23,6 +23,8 @@ from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
+from rlsbench.errors import RLSBenchError
+
 #: Distributions whose versions are recorded, as ``<name>_version`` columns.
 PACKAGES = ("rlsbench", "numpy", "scipy", "scikit-learn", "pandas", "numba", "snakemake")
 #: More distributions recorded in a published result's full record.
@@ -43,7 +45,7 @@ OUTPUT_PATHS = ("results/",)
 CODE_SUFFIXES = (".py", ".smk", "Snakefile", ".pyx", ".c", ".h")
 
 
-class DirtyTreeError(RuntimeError):
+class DirtyTreeError(RuntimeError, RLSBenchError):
     """The checkout has changes (or is no checkout), so a result cannot name its exact commit."""
 
 

@@ -40,11 +40,12 @@ from collections.abc import Callable
 from rlsbench.benchmark.config import ConfigError
 from rlsbench.benchmark.datasets.errors import DatasetError
 from rlsbench.benchmark.provenance import DirtyTreeError
+from rlsbench.errors import RLSBenchError
 
 log = logging.getLogger(__name__)
 
 
-class JobError(Exception):
+class JobError(RLSBenchError):
     """A job that cannot produce its outputs for a reason it can state in one line."""
 
 

@@ -31,6 +31,7 @@ from rlsbench.benchmark.datasets.integrity import make_readable, sha256_file, ve
 from rlsbench.benchmark.datasets.locking import dataset_lock
 from rlsbench.benchmark.datasets.registry import DatasetSpec, FileSpec
 from rlsbench.benchmark.progress import transfer_bar
+from rlsbench.errors import RLSBenchError
 
 log = logging.getLogger("rlsbench.benchmark.datasets")
 
@@ -114,7 +115,7 @@ def candidate_urls(file: FileSpec, mirrors=(), root=None) -> list[str]:
     return urls
 
 
-class _Failure(Exception):
+class _Failure(RLSBenchError):
     def __init__(self, message, transient):
         super().__init__(message)
         self.transient = transient
@@ -124,7 +125,7 @@ def _remaining(stop) -> float:
     return float("inf") if stop is None else stop - time.monotonic()
 
 
-class _DeadlineExceeded(OSError):
+class _DeadlineExceeded(OSError, RLSBenchError):
     """The overall deadline passed while the socket was waited on (headers or body)."""
 
 
@@ -211,7 +212,7 @@ def _open(url: str, timeout: float, stop):
     return opener.open(url, timeout=timeout)
 
 
-class _WriteFailure(Exception):
+class _WriteFailure(RLSBenchError):
     """Writing the local copy failed (a full disk): no other attempt or URL can help."""
 
     def __init__(self, error: OSError):

@@ -5,8 +5,10 @@ Each names the dataset, the file and, where it applies, the line.
 
 from __future__ import annotations
 
+from rlsbench.errors import RLSBenchError
 
-class DatasetError(RuntimeError):
+
+class DatasetError(RuntimeError, RLSBenchError):
     """A dataset could not be downloaded, verified or prepared.
 
     Parameters

@@ -34,8 +34,10 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.linalg import LinAlgError, cho_factor, cho_solve
 
+from rlsbench.errors import RLSBenchError
 
-class BudgetExceeded(RuntimeError):
+
+class BudgetExceeded(RuntimeError, RLSBenchError):
     """A fit would exceed its budget of estimated floating-point operations.
 
     Attributes
