@@ -37,7 +37,6 @@ import numpy as np
 import pandas as pd
 
 from rlsbench.benchmark.config import ConfigError
-from rlsbench.benchmark.protocol import FLOPS as RLS_FLOPS
 from rlsbench.benchmark.timing import Stopwatch
 from rlsbench.benchmark.workflow import JobError
 
@@ -126,7 +125,9 @@ SKLEARN_FIT_OVERHEAD_FLOPS = 2e6
 
 def _rls_flops(name):
     # the library's own cost models (Pahikkala et al., Section 3), as the main part's budget
-    return lambda m, n, k: RLS_FLOPS[name](m, n, k, 1)
+    from rlsbench.benchmark.methods import get_method
+
+    return lambda m, n, k: get_method(name).estimate_flops(m, n, k, 1)
 
 
 def _sfs_flops(folds):
