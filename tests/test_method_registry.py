@@ -260,3 +260,42 @@ def test_an_installed_out_of_tree_method_is_timed_in_the_scaling_workflow(tmp_pa
     assert record["selected"] == np.argsort(-score, kind="stable")[:2].tolist()
     agreement = pd.read_csv(out / "tables" / "agreement.csv")
     assert set(agreement.loc[agreement["method"] == "corr_ranker", "compared_by"]) == {"excluded"}
+
+
+# ---------------------------------------------------------------- Ramona's rankers
+
+
+def test_ramonas_study_builds_each_ranker_through_its_plugin(monkeypatch):
+    from rlsbench.studies.ramona import experiments
+
+    assert set(experiments.RANKERS) == set(experiments.METHODS) - {"svm"}
+    built = []
+    for study_name, plugin_name in experiments.RANKERS.items():
+        factory = get_method(plugin_name).tags["ranker"]
+        monkeypatch.setitem(
+            get_method(plugin_name).tags,
+            "ranker",
+            lambda kernel, _f=factory, _n=study_name, **kw: built.append(_n) or _f(kernel, **kw),
+        )
+        ranker = experiments.make_ranker(study_name, "rbf", n_iter=7)
+        assert built[-1] == study_name and hasattr(ranker, "fit")
+    # the CPU-time comparison's fixed iterations (Section VI-C): stopping rule off
+    r2w2 = experiments.make_ranker("r2w2", "poly", degree=2, n_iter=7).get_params()
+    assert (r2w2["max_iter"], r2w2["tol"], r2w2["elimination"], r2w2["kernel"]) == (
+        7,
+        0.0,
+        1.0,
+        "poly",
+    )
+    with pytest.raises(ValueError, match="'svm' has no ranker"):
+        experiments.make_ranker("svm", "linear")
+
+
+def test_the_main_protocol_ranks_with_the_same_factory_at_its_kernel():
+    X, y = make_two_gaussians(40, 6, seed=1)
+    Y = np.where(y > 0, 1.0, -1.0)
+    for name, kernel in [("sas", "linear"), ("sfs", "rbf"), ("r2w2", "linear")]:
+        method = get_method(name)
+        path = method.select(X, Y, alpha=1.0, k=3, criterion="squared", bias=0.0, seed=0, n_jobs=1)
+        order = method.tags["ranker"](kernel).fit(X, y).order_
+        assert path.info["order"][:3] == order[:3].tolist(), name
