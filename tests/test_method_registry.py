@@ -299,3 +299,19 @@ def test_the_main_protocol_ranks_with_the_same_factory_at_its_kernel():
         path = method.select(X, Y, alpha=1.0, k=3, criterion="squared", bias=0.0, seed=0, n_jobs=1)
         order = method.tags["ranker"](kernel).fit(X, y).order_
         assert path.info["order"][:3] == order[:3].tolist(), name
+
+
+def test_the_scaling_rules_params_name_only_the_configured_methods():
+    from rlsbench.studies.scaling import config as scaling_config
+
+    section = yaml.safe_load((REPO / "config" / "paper.yaml").read_text())["scaling"]
+    assert scaling_config.agreement_excluded(section) == ["sfs_ridgeclassifier_cv5"]
+    # the legend of the paper's Figs. 1-3, as before the methods came from the plugins
+    assert scaling_config.legend_labels(section) == {
+        "greedy_rls": "greedy RLS",
+        "lowrank_lssvm": "low-rank updated LS-SVM",
+        "wrapper_loo": "wrapper, LOO short-cut",
+        "wrapper_blackbox": "wrapper, black box",
+        "sfs_ridge_loo": "sklearn SFS, Ridge, LOO",
+        "sfs_ridgeclassifier_cv5": "sklearn SFS, RidgeClassifier, 5-fold",
+    }

@@ -113,8 +113,9 @@ class Method:
     tags : dict
         Free-form. Read by the studies: ``"label"`` (short name for legends),
         ``"selects_as"`` (the name of a method this one must select the same features as, given
-        the same λ and criterion: the scaling study's agreement check), ``"constant_columns"``,
-        ``"array_api"``, ``"paper"``.
+        the same λ and criterion: the scaling study's agreement check), ``"ranker"`` (the
+        ranker factory of Ramona et al.'s methods, :mod:`rlsbench.benchmark.methods.ramona`),
+        ``"constant_columns"``, ``"array_api"``, ``"paper"``.
     """
 
     name: str
