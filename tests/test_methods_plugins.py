@@ -49,7 +49,13 @@ PLUGIN_MODULE = textwrap.dedent(
         return ridge_path(X, y, order, alpha, bias=bias, criterion=criterion)
 
 
-    method = Method(name="corr_ranker", run=run, description="|correlation| ranker + RLS path")
+    method = Method(
+        name="corr_ranker",
+        run=run,
+        description="|correlation| ranker + RLS path",
+        # X^T Y, then the RLS path along k features: O(mn + k²m) per output
+        flops=lambda m, n, k, t: 2.0 * m * n * t + 4.0 * k * k * m * t,
+    )
     '''
 )
 
@@ -92,6 +98,11 @@ def fake_distribution(site: Path, dist: str, module: str, source: str, entry_poi
     info.mkdir(parents=True)
     (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0.1\n")
     (info / "entry_points.txt").write_text(f"[{GROUP}]\n{entry_points}\n")
+
+
+def _with_site(site: Path) -> str:
+    """PYTHONPATH with ``site`` first, keeping the caller's (the checkout under test)."""
+    return os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")]))
 
 
 @pytest.fixture
@@ -278,7 +289,7 @@ def test_an_installed_out_of_tree_plugin_runs_in_the_workflow(tmp_path):
             str(configfile),
         ],
         cwd=REPO,
-        env={**os.environ, "PYTHONPATH": str(site)},
+        env={**os.environ, "PYTHONPATH": _with_site(site)},
         capture_output=True,
         text=True,
         timeout=300,

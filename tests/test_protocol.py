@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rlsbench.benchmark.methods import Method
+from rlsbench.benchmark.methods import Method, MethodPluginError, get_method
 from rlsbench.benchmark.protocol import (
     alpha_grid,
     cv_splits,
@@ -111,7 +111,14 @@ def test_alpha_grid_default_is_powers_of_two():
 
 
 def _method(name="greedy_rls", memory=None):
-    return Method(name=name, run=lambda *a, **k: None, description="", memory_bytes=memory)
+    # a built-in's cost model with a memory model of the test's choosing
+    return Method(
+        name=name,
+        run=lambda *a, **k: None,
+        description="",
+        memory_bytes=memory,
+        flops=get_method(name).flops,
+    )
 
 
 def test_feasibility_names_the_exceeded_budget():
@@ -137,10 +144,44 @@ def test_feasibility_names_the_exceeded_budget():
     assert not slow.feasible and slow.reason.startswith("time")
     # the complexity ordering of the paper: greedy O(kmn) < low-rank O(km²n) < black box
     counts = [
-        estimate_flops(_method(n), 2000, 100, 50)
+        estimate_flops(get_method(n), 2000, 100, 50)
         for n in ("greedy_rls", "lowrank_lssvm", "wrapper_blackbox")
     ]
     assert counts == sorted(counts)
+
+
+def test_a_method_without_a_cost_model_is_refused_by_name_not_costed_as_another():
+    bare = Method(name="no_cost", run=lambda *a, **k: None, description="")
+    with pytest.raises(MethodPluginError, match=r"method 'no_cost' of .* declares no cost model"):
+        estimate_flops(bare, 100, 10, 5)
+    with pytest.raises(MethodPluginError, match="no cost model"):
+        feasibility(
+            bare, 100, 10, 5, 1, memory_budget_mb=1e6, time_budget_s=1e9, flops_per_second=1e9
+        )
+    legacy = Method(
+        name="old_style", run=None, description="", tags={"flops": lambda m, n, k, t: 1.0}
+    )
+    with pytest.raises(MethodPluginError, match=r"move it to Method\(flops=\.\.\.\)"):
+        estimate_flops(legacy, 100, 10, 5)
+
+
+def test_every_built_in_method_has_its_own_cost_model_in_its_method():
+    from rlsbench.benchmark.methods import method_names
+
+    built_ins = [
+        name
+        for name in method_names()
+        if get_method(name).run.__module__.startswith("rlsbench.benchmark.methods.")
+    ]
+    assert len(built_ins) >= 16
+    for name in built_ins:
+        method = get_method(name)
+        assert callable(method.flops), name
+        assert estimate_flops(method, 200, 30, 5, 2) == method.flops(200, 30, 5, 2) > 0, name
+    # the paper's complexities (Pahikkala et al., Section 3) scale as stated
+    greedy, lowrank = get_method("greedy_rls"), get_method("lowrank_lssvm")
+    assert estimate_flops(greedy, 200, 30, 5) * 2 == estimate_flops(greedy, 400, 30, 5)
+    assert estimate_flops(lowrank, 200, 30, 5) * 4 == estimate_flops(lowrank, 400, 30, 5)
 
 
 def test_k_max_per_dataset_overrides_global():

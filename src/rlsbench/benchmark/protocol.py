@@ -185,42 +185,11 @@ def loo_decision_path(X, Y, order, alpha, *, bias=0.0):
 # ---------------------------------------------------------------------------------------------
 # Feasibility: memory and time budgets
 # ---------------------------------------------------------------------------------------------
-def _min_fit(m, k):
-    # one RLS fit on k features: primal O(k²m) or dual O(km²), whichever is cheaper
-    return min(k * k * m, k * m * m)
-
-
-#: Interpreter and allocation cost of one small RLS fit, in flop equivalents (≈100 µs at
-#: 2 GFLOP/s, measured on the black-box wrapper); it dominates the wrappers on small data.
-FIT_OVERHEAD_FLOPS = 2e5
-
-
-def _wrapper_flops(m, n, k, t, fits_per_candidate):
-    total = 0.0
-    for s in range(1, k + 1):
-        candidates = n - s + 1
-        total += candidates * fits_per_candidate * (_min_fit(m, s) * t + FIT_OVERHEAD_FLOPS)
-    return total
-
-
-#: Floating-point operation counts of the selectors for (m, n, k, t), from the complexity
-#: analysis of Pahikkala et al. (Section 3 and the Conclusion): greedy RLS O(kmn), low-rank
-#: LS-SVM O(km²n), the wrapper with the LOO shortcut O(min(k³mn, k²m²n)) and with black-box
-#: LOO m times that; random selection fits one RLS path, O(k²m). Unknown methods use
-#: ``Method.tags["flops"]`` if given, else the greedy RLS count.
-FLOPS = {
-    "greedy_rls": lambda m, n, k, t: 8.0 * k * m * n * t,
-    "lowrank_lssvm": lambda m, n, k, t: 2.0 * k * m * m * n * t,
-    "wrapper_loo": lambda m, n, k, t: _wrapper_flops(m, n, k, t, 1),
-    "wrapper_blackbox": lambda m, n, k, t: _wrapper_flops(m, n, k, t, m),
-    "random": lambda m, n, k, t: 4.0 * k * k * m * t,
-}
-
-
 def estimate_flops(method, m, n, k, t=1):
-    """Rough operation count of running ``method`` to k features on an m×n training set."""
-    counter = method.tags.get("flops") or FLOPS.get(method.name) or FLOPS["greedy_rls"]
-    return float(counter(m, n, k, t))
+    """Rough operation count of running ``method`` to k features on an m×n training set with t
+    outputs: the method's own cost model, :meth:`~rlsbench.benchmark.methods.Method.estimate_flops`
+    (a :class:`~rlsbench.benchmark.methods.MethodPluginError` naming it if it has none)."""
+    return method.estimate_flops(m, n, k, t)
 
 
 def estimate_memory(method, m, n, k):

@@ -58,8 +58,15 @@ marginal likelihood) ranks it after every other column. A method whose criterion
 any other candidate (the LOO and cross-validation wrappers: adding a zero column leaves the RLS
 model and its LOO error as they are) declares ``tags["constant_columns"] = "scored"`` and keeps
 its own order, in which the column gets a zero weight; a randomized method draws it like any
-other. ``memory_bytes`` and ``tags["flops"]`` feed the protocol's
-memory and time budgets (:func:`rlsbench.benchmark.protocol.feasibility`).
+other.
+
+The cost model. ``flops(m, n, k, t)`` is the method's estimated operation count of one run (m
+training examples, n features, k selected, t outputs) and ``memory_bytes(m, n, k)`` its peak
+bytes: the only place a method's cost is written. The protocol's time and memory budgets
+(:func:`rlsbench.benchmark.protocol.feasibility`), the jobs' resources, the plan a run prints
+and the scaling study's budget all read them (through :meth:`Method.estimate_flops`). A method
+without ``flops`` runs nowhere a cost is needed: asking for its estimate is a
+:class:`MethodPluginError` naming the method and its distribution, never another method's count.
 """
 
 from __future__ import annotations
@@ -99,8 +106,16 @@ class Method:
         The protocol runs it once per seed of ``main.random_seeds``.
     memory_bytes : callable or None
         Peak bytes for (n_samples, n_features, k); None = O(mn), always feasible.
+    flops : callable or None
+        ``flops(m, n, k, t) -> float``: estimated operations of one run on m training examples
+        and n features selecting k, with t outputs (the module docstring's cost model). None =
+        no cost model: :meth:`estimate_flops` refuses.
     tags : dict
-        Free-form; ``tags["flops"]`` = callable (m, n, k, t) -> operation count.
+        Free-form. Read by the studies: ``"label"`` (short name for legends),
+        ``"selects_as"`` (the name of a method this one must select the same features as, given
+        the same λ and criterion: the scaling study's agreement check), ``"ranker"`` (the
+        ranker factory of Ramona et al.'s methods, :mod:`rlsbench.benchmark.methods.ramona`),
+        ``"constant_columns"``, ``"array_api"``, ``"paper"``.
     """
 
     name: str
@@ -110,7 +125,39 @@ class Method:
     own_alpha: bool = False
     randomized: bool = False
     memory_bytes: Callable[[int, int, int], int] | None = None
+    flops: Callable[[int, int, int, int], float] | None = None
     tags: dict = field(default_factory=dict)
+
+    def estimate_flops(self, m, n, k, t=1) -> float:
+        """Estimated operations of one run: ``flops(m, n, k, t)``.
+
+        Parameters
+        ----------
+        m, n, k, t : int
+            Training examples, features, features to select, outputs.
+
+        Returns
+        -------
+        float
+
+        Raises
+        ------
+        MethodPluginError
+            The method declares no ``flops``; the message names it and its distribution.
+        """
+        if self.flops is None:
+            # tags["flops"] was the interface's spelling before the cost model had its field
+            hint = (
+                " (it has tags['flops']: move it to Method(flops=...))"
+                if "flops" in self.tags
+                else ""
+            )
+            raise MethodPluginError(
+                f"method {self.name!r} of {_distribution_of(self.name)} declares no cost model"
+                f"{hint}: give its Method a flops=lambda m, n, k, t: <operations of one run>, "
+                "which the time budgets, job resources and plans need"
+            )
+        return float(self.flops(m, n, k, t))
 
     def select(self, X, y, *, alpha, k, criterion, bias, seed, n_jobs):
         """Run the method under the plugin contract: the call the protocol makes.

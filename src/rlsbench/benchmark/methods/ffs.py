@@ -25,13 +25,11 @@ method = Method(
     # Section 3.2: covariances O(N²M), then per step s one eigendecomposition per fold and
     # R·K·(N−s) rank-2 updates of O(s²): Σ_s (9K s³ + 2RK(N−s)s²),
     # with R = 50, K = 10 (t outputs)
+    flops=lambda m, n, k, t: (
+        2.0 * m * n * n + sum(90.0 * s**3 + 1000.0 * (n - s) * s * s * t for s in range(k))
+    ),
     # a zero column leaves the cross-validation error as it is: scored like the others
-    tags={
-        "constant_columns": "scored",
-        "flops": lambda m, n, k, t: (
-            2.0 * m * n * n + sum(90.0 * s**3 + 1000.0 * (n - s) * s * s * t for s in range(k))
-        ),
-    },
+    tags={"constant_columns": "scored"},
     # 4 fold matrices (K, N, N) plus R×N×N work arrays
     memory_bytes=lambda m, n, k: 8 * (m * n + 4 * 10 * (n + 1) ** 2 + 3 * 50 * n * n),
 )

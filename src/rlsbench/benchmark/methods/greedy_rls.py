@@ -15,6 +15,8 @@ method = Method(
     name="greedy_rls",
     run=run,
     description="greedy RLS (Pahikkala et al. Alg. 3), LOO forward selection in O(kmn)",
+    # Pahikkala et al., Section 3: k rounds of O(mn) over the m×n cache C, per output
+    flops=lambda m, n, k, t: 8.0 * k * m * n * t,
     # runs on arrays of other array-API libraries: main.device: cuda hands it CuPy arrays
-    tags={"array_api": True, "constant_columns": "scored"},
+    tags={"array_api": True, "constant_columns": "scored", "label": "greedy RLS"},
 )

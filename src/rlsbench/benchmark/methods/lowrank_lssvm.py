@@ -16,6 +16,13 @@ method = Method(
     run=run,
     description="low-rank updated LS-SVM (Ojeda et al.; Pahikkala et al. Alg. 2), O(km²n)",
     memory_bytes=lambda m, n, k: memory_bytes(m, n, k),
-    # a zero column leaves the model and its LOO error as they are: scored like the others
-    tags={"constant_columns": "scored"},
+    # Algorithm 2: k rounds of n rank-one updates of the m×m matrix G, per output
+    flops=lambda m, n, k, t: 2.0 * k * m * m * n * t,
+    # a zero column leaves the model and its LOO error as they are: scored like the others;
+    # the same criterion and candidates as greedy RLS, hence its selection
+    tags={
+        "constant_columns": "scored",
+        "label": "low-rank updated LS-SVM",
+        "selects_as": "greedy_rls",
+    },
 )

@@ -16,4 +16,6 @@ method = Method(
     run=run,
     description="k features drawn uniformly at random (seeded), RLS path along them",
     randomized=True,
+    # one RLS path along the k drawn features: O(k²m) per output
+    flops=lambda m, n, k, t: 4.0 * k * k * m * t,
 )

@@ -16,11 +16,11 @@ import numpy as np
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
+from rlsbench.benchmark.methods import get_method
 from rlsbench.benchmark.timing import Stopwatch
 from rlsbench.numerics.kernel.alignment import encode_labels
 from rlsbench.numerics.kernel.kernels import ScaledKernel
-from rlsbench.numerics.kernel.selectors import KFDS, SAS, SCSS, SFS, FisherScore
-from rlsbench.numerics.kernel.wrappers import AROM, R2W2, SVMRFE, joachims_C
+from rlsbench.numerics.kernel.wrappers import joachims_C
 from rlsbench.numerics.synthetic import make_toy
 
 #: Methods of the comparison; "svm" = no selection (all features), the black curve of Fig. 1.
@@ -44,6 +44,10 @@ def method_applies(method: str, kernel: str) -> bool:
     return not (method == "sfs" and kernel != "rbf")
 
 
+#: The ``rlsbench.methods`` plugin of each ranking method (the study keeps the paper's short
+#: names in its tables): its ``tags["ranker"]`` builds the ranker for an experiment.
+RANKERS = {m: {"fisher": "fisher_score", "rfe": "svm_rfe"}.get(m, m) for m in METHODS[:-1]}
+
 #: Options a method's ranker accepts from the config (``method_options``), beyond n_iter.
 METHOD_OPTIONS = {"scss": ("epsilon",)}
 
@@ -57,7 +61,9 @@ def make_ranker(
     n_iter: int | None = None,
     epsilon: float | None = None,
 ):
-    """The ranker of ``method`` for an experiment with kernel ``kernel``.
+    """The ranker of ``method`` for an experiment with kernel ``kernel``: the one its plugin
+    builds (``tags["ranker"]`` of the method :data:`RANKERS` names,
+    :mod:`rlsbench.benchmark.methods.ramona`).
 
     Parameters
     ----------
@@ -73,29 +79,10 @@ def make_ranker(
         SCSS only: the regulariser ε of eq. 18 relative to tr K at w = 1 (None: SCSS's
         default 0.1; the paper does not state its value).
     """
-    if epsilon is not None and method != "scss":
-        raise ValueError(f"epsilon is an option of SCSS only, not of {method!r}")
-    fixed = {} if n_iter is None else {"max_iter": int(n_iter), "tol": 0.0}
-    scaled = dict(kernel=kernel, degree=degree, standardize=standardize, **fixed)
-    if method == "sas":
-        return SAS(**scaled)
-    if method == "scss":
-        return SCSS(**scaled, **({} if epsilon is None else {"epsilon": float(epsilon)}))
-    if method == "sfs":
-        return SFS(**scaled)
-    if method == "kfds":
-        return KFDS(standardize=standardize, **fixed)
-    if method == "arom":
-        return AROM(standardize=standardize, **fixed)
-    if method == "rfe":
-        return SVMRFE(standardize=standardize)
-    if method == "r2w2":
-        # with a fixed iteration count: one descent round on all features (no elimination)
-        extra = {} if n_iter is None else {"elimination": 1.0}
-        return R2W2(kernel=kernel, degree=degree, standardize=standardize, **fixed, **extra)
-    if method == "fisher":
-        return FisherScore()
-    raise ValueError(f"method {method!r} has no ranker; rankers: {METHODS[:-1]}")
+    if method not in RANKERS:
+        raise ValueError(f"method {method!r} has no ranker; rankers: {METHODS[:-1]}")
+    ranker = get_method(RANKERS[method]).tags["ranker"]
+    return ranker(kernel, degree=degree, standardize=standardize, n_iter=n_iter, epsilon=epsilon)
 
 
 def svm_error(

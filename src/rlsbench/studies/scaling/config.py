@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rlsbench.benchmark.config import check_lambda
-from rlsbench.studies.scaling.experiment import plan_points
+from rlsbench.studies.scaling.experiment import get_scaling_method, plan_points
 
 #: Output name -> file name under ``<run>/scaling/tables/``.
 TABLES = {
@@ -49,6 +49,18 @@ def point_settings(section: dict, method: str) -> dict:
         "timeout_s": timeout,
         "timeout_key": key,
     }
+
+
+def agreement_excluded(section: dict) -> list[str]:
+    """The section's methods the agreement check leaves out: those that do not optimise greedy
+    RLS's criterion (``ScalingMethod.comparable`` false). Only the configured methods are
+    looked up, so an installed plugin the config does not name is never loaded."""
+    return [m for m in section.get("methods", {}) if not get_scaling_method(m).comparable]
+
+
+def legend_labels(section: dict) -> dict[str, str]:
+    """Legend label of each of the section's methods (``ScalingMethod.label``)."""
+    return {m: get_scaling_method(m).label for m in section.get("methods", {})}
 
 
 def tables(directory: str) -> dict[str, str]:

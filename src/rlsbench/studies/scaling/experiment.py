@@ -5,6 +5,11 @@ two normal distributions, for greedy RLS (Algorithm 3, O(kmn)), the low-rank upd
 (Algorithm 2, O(knm²)), the wrapper with and without the LOO short-cut (Algorithm 1) and
 scikit-learn's :class:`~sklearn.feature_selection.SequentialFeatureSelector`.
 
+The methods are the installed ``rlsbench.methods`` plugins, the ones the main protocol runs
+(their ``run``, cost model ``Method.flops`` and description), plus the study's own
+SequentialFeatureSelector baselines (:data:`BASELINES`): a method a user installs is timed by
+naming it in ``scaling.methods`` and a sweep's ``methods``, nothing else.
+
 The study's pieces, as plain functions (the workflow's ``scaling`` rules run them through
 :mod:`rlsbench.studies.scaling.jobs`):
 
@@ -27,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import math
 import signal
 import sys
@@ -37,7 +43,6 @@ import numpy as np
 import pandas as pd
 
 from rlsbench.benchmark.config import ConfigError
-from rlsbench.benchmark.protocol import FLOPS as RLS_FLOPS
 from rlsbench.benchmark.timing import Stopwatch
 from rlsbench.benchmark.workflow import JobError
 
@@ -51,28 +56,14 @@ METRICS = ("cpu", "wall")
 # --------------------------------------------------------------------------------------------
 
 
-def _greedy_rls(X, y, k, alpha, threads):
-    from rlsbench.numerics.selection import greedy_rls
-
-    return greedy_rls(X, y, k, alpha, n_jobs=threads).selected
-
-
-def _lowrank_lssvm(X, y, k, alpha, threads):
-    from rlsbench.numerics.selection import lowrank_lssvm
-
-    return lowrank_lssvm(X, y, k, alpha).selected
-
-
-def _wrapper_loo(X, y, k, alpha, threads):
-    from rlsbench.numerics.selection import wrapper
-
-    return wrapper(X, y, k, alpha, loo="shortcut").selected
-
-
-def _wrapper_blackbox(X, y, k, alpha, threads):
-    from rlsbench.numerics.selection import wrapper
-
-    return wrapper(X, y, k, alpha, loo="blackbox").selected
+def _plugin_select(method, X, y, k, alpha, threads):
+    # the plugin's own run under its contract (Method.select), as the main protocol calls it:
+    # greedy RLS's squared LOO criterion, no bias feature (the paper's set-up, Section 4.1);
+    # a randomized method draws with seed 0 (the data's seed is scaling.seed)
+    path = method.select(
+        X, y, alpha=alpha, k=k, criterion="squared", bias=0.0, seed=0, n_jobs=threads
+    )
+    return np.asarray(path.selected)
 
 
 def _sfs(estimator, cv, scoring, X, y, k, threads):
@@ -124,11 +115,6 @@ def _sfs_ridgeclassifier_cv5(X, y, k, alpha, threads):
 SKLEARN_FIT_OVERHEAD_FLOPS = 2e6
 
 
-def _rls_flops(name):
-    # the library's own cost models (Pahikkala et al., Section 3), as the main part's budget
-    return lambda m, n, k: RLS_FLOPS[name](m, n, k, 1)
-
-
 def _sfs_flops(folds):
     def flops(m, n, k):
         # forward SFS: round s scores each of the n - s + 1 candidate sets of s features by
@@ -153,9 +139,10 @@ class ScalingMethod:
     name : str
     select : callable
         ``select(X, y, k, alpha, threads) -> ndarray of shape (k,)`` of selected column indices.
-    flops : callable
+    flops : callable or None
         ``flops(m, n, k) -> float``: the estimated operations of one run (its cost model),
-        which the budget compares (:func:`budget_decision`).
+        which the budget compares (:func:`budget_decision`); None: the method has none and
+        cannot be planned.
     ordered : bool
         True when ``select`` returns the features in the order they were added; False when only
         the set is known (scikit-learn's SFS), in which case agreement is checked by set.
@@ -165,48 +152,57 @@ class ScalingMethod:
     label : str
         Short name for legends.
     description : str
+    tasks : tuple of str
+        Targets the method supports (:data:`rlsbench.benchmark.methods.TASKS`); the study's
+        data is a binary task.
     """
 
     name: str
     select: Callable
-    flops: Callable[[int, int, int], float]
+    flops: Callable[[int, int, int], float] | None
     label: str
     ordered: bool = True
     comparable: bool = True
     description: str = ""
+    tasks: tuple[str, ...] = ("binary",)
 
 
-SCALING_METHODS: dict[str, ScalingMethod] = {
+def from_plugin(method) -> ScalingMethod:
+    """The study's view of an installed ``rlsbench.methods`` plugin: its own ``run`` (through
+    :meth:`~rlsbench.benchmark.methods.Method.select`), cost model (at one output), description
+    and tasks; its legend label is ``tags["label"]`` (default: the name). It takes part in the
+    agreement check if it is the reference or declares ``tags["selects_as"] = "greedy_rls"``.
+
+    Parameters
+    ----------
+    method : rlsbench.benchmark.methods.Method
+    """
+    flops = None
+    if method.flops is not None:
+        flops = functools.partial(_plugin_flops, method)
+    return ScalingMethod(
+        method.name,
+        functools.partial(_plugin_select, method),
+        flops,
+        method.tags.get("label", method.name),
+        comparable=(
+            method.name == REFERENCE_METHOD or method.tags.get("selects_as") == REFERENCE_METHOD
+        ),
+        description=method.description,
+        tasks=tuple(method.tasks),
+    )
+
+
+def _plugin_flops(method, m, n, k):
+    return method.estimate_flops(m, n, k, 1)
+
+
+#: Comparison baselines of this study alone: scikit-learn's SequentialFeatureSelector as a user
+#: would set it up. Not plugins: SFS reports the selected set, not the order of selection that
+#: a method's path must give (the plugin contract), so the main protocol could not score them.
+BASELINES: dict[str, ScalingMethod] = {
     m.name: m
     for m in (
-        ScalingMethod(
-            "greedy_rls",
-            _greedy_rls,
-            _rls_flops("greedy_rls"),
-            "greedy RLS",
-            description="greedy RLS, Algorithm 3, O(kmn)",
-        ),
-        ScalingMethod(
-            "lowrank_lssvm",
-            _lowrank_lssvm,
-            _rls_flops("lowrank_lssvm"),
-            "low-rank updated LS-SVM",
-            description="low-rank updated LS-SVM, Algorithm 2, O(knm^2)",
-        ),
-        ScalingMethod(
-            "wrapper_loo",
-            _wrapper_loo,
-            _rls_flops("wrapper_loo"),
-            "wrapper, LOO short-cut",
-            description="wrapper, RLS retrained per candidate, LOO short-cut (7), O(k^3mn)",
-        ),
-        ScalingMethod(
-            "wrapper_blackbox",
-            _wrapper_blackbox,
-            _rls_flops("wrapper_blackbox"),
-            "wrapper, black box",
-            description="wrapper, RLS as black box, m retrainings for LOO, O(k^3m^2n)",
-        ),
         ScalingMethod(
             "sfs_ridge_loo",
             _sfs_ridge_loo,
@@ -230,7 +226,55 @@ SCALING_METHODS: dict[str, ScalingMethod] = {
 }
 
 
+class _ScalingMethods(Mapping):
+    """Every method the study can name: the installed ``rlsbench.methods`` plugins (the group
+    is read when first iterated or looked up, a plugin loaded only when looked up), then
+    :data:`BASELINES`. A plugin may not take a baseline's name."""
+
+    def _plugins(self) -> list[str]:
+        from rlsbench.benchmark.methods import method_names
+
+        names = method_names()
+        clash = sorted(set(names) & set(BASELINES))
+        if clash:
+            raise ConfigError(
+                f"rlsbench.methods plugin(s) {clash} take the name of a scaling baseline "
+                "(rlsbench.studies.scaling.experiment.BASELINES); rename the plugin"
+            )
+        return names
+
+    def __iter__(self):
+        yield from self._plugins()
+        yield from BASELINES
+
+    def __len__(self) -> int:
+        return len(self._plugins()) + len(BASELINES)
+
+    def __contains__(self, name) -> bool:
+        return name in BASELINES or name in self._plugins()
+
+    def __getitem__(self, name: str) -> ScalingMethod:
+        if name in BASELINES:
+            return BASELINES[name]
+        if name not in self._plugins():
+            raise KeyError(name)
+        from rlsbench.benchmark.methods import get_method
+
+        return from_plugin(get_method(name))
+
+
+#: The study's methods by name (a read-only view; see :class:`_ScalingMethods`).
+SCALING_METHODS: Mapping[str, ScalingMethod] = _ScalingMethods()
+
+
 def get_scaling_method(name: str) -> ScalingMethod:
+    """The method ``name`` (a plugin or a baseline).
+
+    Raises
+    ------
+    KeyError
+        Unknown name; the message lists the known ones.
+    """
     try:
         return SCALING_METHODS[name]
     except KeyError:
@@ -273,6 +317,40 @@ def point_key(method: str, threads: int, m: int, n: int, k: int) -> str:
     return f"{method}/t{int(threads)}/m{int(m)}_n{int(n)}_k{int(k)}"
 
 
+def check_method(name: str, key: str) -> ScalingMethod:
+    """The method ``name`` that config key ``key`` names, if the study can time and budget it.
+
+    Raises
+    ------
+    ConfigError
+        Naming ``key``: ``name`` is no installed ``rlsbench.methods`` plugin nor baseline, its
+        plugin does not load, it cannot run on the study's binary task, or it has no cost model
+        (``Method.flops``) for the budget.
+    """
+    from rlsbench.benchmark.methods import MethodPluginError
+
+    if name not in SCALING_METHODS:
+        raise ConfigError(
+            f"config key {key}: unknown scaling method {name!r}; known: installed "
+            f"rlsbench.methods plugins and baselines: {', '.join(sorted(SCALING_METHODS))}"
+        )
+    try:
+        method = SCALING_METHODS[name]
+    except MethodPluginError as exc:
+        raise ConfigError(f"config key {key}: {exc}") from exc
+    if "binary" not in method.tasks:
+        raise ConfigError(
+            f"config key {key}: method {name!r} runs on {', '.join(method.tasks)} targets only; "
+            "the scaling study's data (make_two_gaussians) is a binary task"
+        )
+    if method.flops is None:
+        raise ConfigError(
+            f"config key {key}: method {name!r} has no cost model (Method.flops), which the "
+            "budget (scaling.budget.max_flops) compares; declare one in its Method"
+        )
+    return method
+
+
 def plan_points(cfg: Mapping) -> dict[str, Point]:
     """All timing points of a ``scaling`` config section, in a deterministic order.
 
@@ -288,6 +366,8 @@ def plan_points(cfg: Mapping) -> dict[str, Point]:
         Keyed by :attr:`Point.key`. A point listed by several sweeps appears once (its job runs
         once) and keeps the swept variable of the first sweep that lists it.
     """
+    for method in cfg.get("methods", {}):
+        check_method(method, f"scaling.methods.{method}")
     points: dict[str, Point] = {}
     for sweep, spec in cfg["sweeps"].items():
         vary = spec["vary"]
@@ -309,11 +389,7 @@ def plan_points(cfg: Mapping) -> dict[str, Point]:
                 f"config key scaling.sweeps.{sweep}.values: duplicates in {spec['values']}"
             )
         for i, method in enumerate(spec["methods"]):
-            if method not in SCALING_METHODS:
-                raise ConfigError(
-                    f"config key scaling.sweeps.{sweep}.methods[{i}]: unknown scaling method "
-                    f"{method!r}; known: {', '.join(sorted(SCALING_METHODS))}"
-                )
+            check_method(method, f"scaling.sweeps.{sweep}.methods[{i}]")
             if method not in cfg.get("methods", {}):
                 raise ConfigError(
                     f"config key scaling.sweeps.{sweep}.methods[{i}]: {method!r} has no entry "
@@ -980,6 +1056,7 @@ def check_agreement(table: pd.DataFrame) -> None:
 
 
 __all__ = [
+    "BASELINES",
     "BudgetDecision",
     "Point",
     "PointTimeout",
@@ -990,8 +1067,10 @@ __all__ = [
     "agreement_table",
     "budget_decision",
     "check_agreement",
+    "check_method",
     "fit_exponent",
     "fit_exponents",
+    "from_plugin",
     "get_scaling_method",
     "job_params",
     "lookup_point",
