@@ -1,0 +1,140 @@
+"""Best-subset selection by adaptive best-subset selection (abess; Zhu et al. 2020), one fit
+per subset size.
+
+For each size s = 1 … k, abess's splicing algorithm finds the best subset of s features for
+least squares with an intercept (``abess.linear.LinearRegression(support_size=[s])``; on ±1
+targets this is the protocol's squared loss), or for several outputs (one-vs-rest columns) the
+best s rows of the multi-task regression (``MultiTaskRegression``: a feature is in or out for
+every output). The best subsets of different sizes are not nested, so the method hands the
+protocol one subset per size (``SelectionPath.subsets``) and the protocol scores each with its
+own RLS model (λ = the protocol's ``alpha``, fitted here on the subset with
+:func:`rlsbench.numerics.selection.ridge_path`).
+
+``selected`` (the subset of size k) and every subset are ordered by the smallest size whose
+best subset holds the feature, then by index; ``info["first_size"]`` records that size.
+Constant columns are not given to abess (they change no linear model); they fill the subsets
+larger than the number of other columns, last. A fit whose support has fewer than s non-zero
+coefficients (an exactly zero weight) is completed by the columns of largest squared
+correlation with the targets.
+
+Package: abess (``abess.linear``), written against 0.4.11 (``support_size`` and ``coef_`` as in
+0.4.x); an optional dependency (the ``bench`` extra).
+
+References
+----------
+J. Zhu, C. Wen, J. Zhu, H. Zhang and X. Wang. A polynomial algorithm for best-subset selection
+problem. PNAS 117(52):33117–33123, 2020.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rlsbench.benchmark.methods import Method
+from rlsbench.benchmark.methods._rank import complete, correlation_scores, prepare
+from rlsbench.numerics.path import SelectionPath
+
+
+def best_subsets(X, y, k, *, n_jobs=1):
+    """abess's best subset of every size 1 … k.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        No constant column.
+    y : ndarray of shape (n_samples,) or (n_samples, t)
+    k : int
+        Largest size, at most n_features.
+    n_jobs : int
+        abess's threads.
+
+    Returns
+    -------
+    list of k ndarrays of int
+        Entry s - 1 holds the s features of the best subset of size s, sorted.
+    """
+    try:
+        from abess.linear import LinearRegression, MultiTaskRegression
+    except ImportError as exc:
+        raise ImportError(
+            "method 'abess_best_subset' needs the abess package: pip install 'rlsbench[bench]' "
+            "or pip install abess"
+        ) from exc
+    Y = y.reshape(y.shape[0], -1)
+    scores = correlation_scores(X, Y)
+    subsets = []
+    for size in range(1, k + 1):
+        if Y.shape[1] > 1:
+            model = MultiTaskRegression(support_size=[size], thread=n_jobs).fit(X, Y)
+            weight = np.abs(model.coef_).sum(axis=1)
+        else:
+            model = LinearRegression(support_size=[size], thread=n_jobs).fit(X, Y[:, 0])
+            weight = np.abs(model.coef_)
+        support = np.flatnonzero(weight)
+        subsets.append(np.sort(complete(support, scores)[:size]))
+    return subsets
+
+
+def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
+    """One best subset per size, each scored by its own RLS model (module docstring).
+
+    Returns
+    -------
+    SelectionPath
+        With ``subsets`` (one per size) and ``info["first_size"]``.
+    """
+    from rlsbench.numerics.selection import ridge_path
+
+    X, y, varying = prepare("abess_best_subset", X, y, k)
+    columns = np.flatnonzero(varying)
+    constant = np.flatnonzero(~varying)
+    found = best_subsets(X[:, columns], y, min(k, columns.size), n_jobs=max(int(n_jobs or 1), 1))
+    subsets = [columns[sub] for sub in found]
+    for size in range(len(subsets) + 1, k + 1):
+        subsets.append(np.concatenate([columns, constant[: size - columns.size]]))
+
+    first_size = np.full(X.shape[1], k + 1)
+    for size, sub in enumerate(subsets, start=1):
+        first_size[sub] = np.minimum(first_size[sub], size)
+    # constant columns after every other column of the same size (the contract's rule)
+    rank = np.lexsort((np.arange(X.shape[1]), ~varying, first_size))
+    position = np.empty_like(rank)
+    position[rank] = np.arange(rank.size)
+    subsets = [sub[np.argsort(position[sub])] for sub in subsets]
+
+    t = y.shape[1] if y.ndim == 2 else None
+    coef_path = np.zeros((k, k) if t is None else (k, k, t))
+    intercept_path = np.zeros(k if t is None else (k, t))
+    crit = np.empty(k)
+    loo_mse = np.empty(k)
+    for s, sub in enumerate(subsets):
+        fit = ridge_path(X, y, sub, alpha, bias=bias, criterion=criterion)
+        coef_path[s, : s + 1] = fit.coef_path[-1]
+        intercept_path[s] = fit.intercept_path[-1]
+        crit[s], loo_mse[s] = fit.criterion[-1], fit.loo_mse[-1]
+    return SelectionPath(
+        selected=subsets[-1].astype(np.intp),
+        criterion=crit,
+        loo_mse=loo_mse,
+        coef_path=coef_path,
+        intercept_path=intercept_path,
+        alphas=np.full(k, float(alpha)),
+        info={"first_size": first_size[subsets[-1]].tolist()},
+        subsets=tuple(sub.astype(np.intp) for sub in subsets),
+    )
+
+
+def _abess_flops(m, n, k, t):
+    # per size s: up to max_iter = 20 splicing rounds, each a correlation pass (2mn) and a
+    # least-squares fit on s columns (m s²); then one RLS fit per subset (m s²)
+    sizes = np.arange(1, k + 1, dtype=np.float64)
+    return float(np.sum(20.0 * (2.0 * m * n + m * sizes**2) * t + 4.0 * m * sizes**2 * t))
+
+
+# One entry point in pyproject.toml ([project.entry-points."rlsbench.methods"]).
+method = Method(
+    name="abess_best_subset",
+    run=run,
+    description="Best subset of each size by abess (Zhu et al. 2020), not nested",
+    tags={"flops": _abess_flops, "package": "abess (abess.linear)", "nested": False},
+)
