@@ -1,6 +1,7 @@
-"""What the baseline rankers (``sparse``, ``filters``, ``rfe``, ``stability``) share: the
-constant-column rule, the completion of a partial order, the class labels behind ±1 columns,
-and the RLS path along the order the protocol scores.
+"""What the baseline methods (``sparse``, ``filters``, ``rfe``, ``stability``, ``abess``)
+share: the constant-column rule, the completion of a partial order, the class labels behind ±1
+columns, the RLS path along the order the protocol scores, and the path of one RLS model per
+subset for a method whose subsets are not nested (:func:`subsets_path`).
 
 Each ranker orders the non-constant columns of the training split; the constant ones (which
 change no linear model and which no ranker can score: a zero correlation, a 0/0 F statistic, a
@@ -142,3 +143,64 @@ def ranked_path(name, X, y, k, *, alpha, bias, criterion, n_jobs, rank, info=Non
     path = ridge_path(X, y, order[:k], alpha, bias=bias, criterion=criterion)
     path.info.update({"order": order.tolist(), **(info or {})})
     return path
+
+
+def subsets_path(X, y, subsets, *, alpha, bias, criterion, constant=None):
+    """The path of a method whose subsets are not nested: one RLS model per subset.
+
+    Every subset is ordered by the smallest step whose subset holds the feature (then the
+    constant columns after the others, then by index), so that the last one is ``selected``
+    and each row of ``coef_path`` follows its subset (:class:`SelectionPath` ``subsets``).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,) or (n_samples, t)
+    subsets : sequence of k array-likes of int
+        Entry s holds the s + 1 features of step s, in any order.
+    alpha, bias, criterion
+        Those of the protocol; λ = ``alpha`` at every step.
+    constant : ndarray of shape (n_features,), bool, optional
+        Constant columns, ordered after the others of their step.
+
+    Returns
+    -------
+    SelectionPath
+        ``criterion`` and ``loo_mse`` of each step are those of its own model;
+        ``info["first_size"]`` holds the smallest step size (s + 1) whose subset holds each
+        feature of ``selected``.
+    """
+    from rlsbench.numerics.path import SelectionPath
+    from rlsbench.numerics.selection import ridge_path
+
+    k, n = len(subsets), X.shape[1]
+    subsets = [np.asarray(sub, dtype=np.intp) for sub in subsets]
+    constant = np.zeros(n, dtype=bool) if constant is None else constant
+    first_size = np.full(n, k + 1)
+    for size, sub in enumerate(subsets, start=1):
+        first_size[sub] = np.minimum(first_size[sub], size)
+    rank = np.lexsort((np.arange(n), constant, first_size))
+    position = np.empty_like(rank)
+    position[rank] = np.arange(n)
+    subsets = [sub[np.argsort(position[sub])] for sub in subsets]
+
+    t = y.shape[1] if y.ndim == 2 else None
+    coef_path = np.zeros((k, k) if t is None else (k, k, t))
+    intercept_path = np.zeros(k if t is None else (k, t))
+    crit = np.empty(k)
+    loo_mse = np.empty(k)
+    for s, sub in enumerate(subsets):
+        fit = ridge_path(X, y, sub, alpha, bias=bias, criterion=criterion)
+        coef_path[s, : s + 1] = fit.coef_path[-1]
+        intercept_path[s] = fit.intercept_path[-1]
+        crit[s], loo_mse[s] = fit.criterion[-1], fit.loo_mse[-1]
+    return SelectionPath(
+        selected=subsets[-1],
+        criterion=crit,
+        loo_mse=loo_mse,
+        coef_path=coef_path,
+        intercept_path=intercept_path,
+        alphas=np.full(k, float(alpha)),
+        info={"first_size": first_size[subsets[-1]].tolist()},
+        subsets=tuple(subsets),
+    )
