@@ -18,7 +18,7 @@ from sklearn.datasets import make_regression
 
 from rlsbench.benchmark import methods
 from rlsbench.benchmark.methods import GROUP, Method, get_method
-from rlsbench.benchmark.methods._rank import subsets_path
+from rlsbench.benchmark.methods.ranking import subsets_path
 from rlsbench.benchmark.protocol import (
     _fold_data,
     estimate_flops,

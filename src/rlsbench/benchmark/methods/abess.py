@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 
 from rlsbench.benchmark.methods import Method
-from rlsbench.benchmark.methods._rank import (
+from rlsbench.benchmark.methods.ranking import (
     complete,
     correlation_scores,
     prepare,

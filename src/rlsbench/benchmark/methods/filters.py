@@ -2,9 +2,9 @@
 
 Each orders the features on the training split by a score that ignores the protocol's model,
 then the protocol's RLS model is scored along the first ``k`` of that order
-(:func:`._rank.ranked_path`); constant columns come last. Targets: the class labels behind the
+(:func:`.ranking.ranked_path`); constant columns come last. Targets: the class labels behind the
 ±1 columns (their argmax; a single ±1 column is its own labels) for classification, the real
-values for regression (:func:`._rank.class_labels`).
+values for regression (:func:`.ranking.class_labels`).
 
 Package: scikit-learn (``f_classif``, ``f_regression``, ``mutual_info_classif``,
 ``mutual_info_regression``), written against 1.9.1 (these functions have kept their form since
@@ -20,7 +20,7 @@ import numpy as np
 from sklearn import feature_selection as skfs
 
 from rlsbench.benchmark.methods import Method, int_seed
-from rlsbench.benchmark.methods._rank import class_labels, ranked_path
+from rlsbench.benchmark.methods.ranking import class_labels, ranked_path
 
 
 def f_test_scores(X, y):
@@ -56,7 +56,7 @@ def f_test_order(X, y, k):
 
 def mutual_info_scores(X, y, seed):
     """Mutual information of each feature with the targets (scikit-learn's k-nearest-neighbour
-    estimators, 3 neighbours): with the class labels (:func:`._rank.class_labels`), else with
+    estimators, 3 neighbours): with the class labels (:func:`.ranking.class_labels`), else with
     the real targets.
 
     Parameters

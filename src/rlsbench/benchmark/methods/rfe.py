@@ -4,7 +4,7 @@ scikit-learn's ``RFE`` refits ridge regression (``Ridge(alpha=λ)``, the protoco
 intercept: RLS on the ±1 or real targets) on the surviving features and drops the one of
 smallest weight, one per round, down to a single feature; the features in reverse order of
 elimination are the order along which the protocol's RLS model is scored
-(:func:`._rank.ranked_path`). With several outputs (one-vs-rest columns) a feature's weight is
+(:func:`.ranking.ranked_path`). With several outputs (one-vs-rest columns) a feature's weight is
 the ℓ1 norm of its coefficients over the outputs (``RFE``'s ``importance_getter="auto"``).
 Constant columns come last.
 
@@ -19,7 +19,7 @@ from sklearn.feature_selection import RFE
 from sklearn.linear_model import Ridge
 
 from rlsbench.benchmark.methods import Method
-from rlsbench.benchmark.methods._rank import ranked_path
+from rlsbench.benchmark.methods.ranking import ranked_path
 
 
 def rfe_order(X, y, alpha):

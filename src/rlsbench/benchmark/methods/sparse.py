@@ -3,11 +3,11 @@ path, or orthogonal matching pursuit.
 
 Each orders the features on the training split by the step at which its coefficient first
 leaves zero along the method's own path (scikit-learn computes the path), then the protocol's
-RLS model is scored along the first ``k`` of that order (:func:`._rank.ranked_path`). The
+RLS model is scored along the first ``k`` of that order (:func:`.ranking.ranked_path`). The
 paths are fitted on centred targets without intercept: the protocol's X is standardised
 (centred), so this is the path with an intercept. Features the path never reaches (LARS and
 OMP stop at the rank of X; a λ grid ends) follow by decreasing squared correlation with the
-targets (:func:`._rank.correlation_scores`); constant columns come last.
+targets (:func:`.ranking.correlation_scores`); constant columns come last.
 
 Package: scikit-learn (``lars_path``, ``enet_path``, ``orthogonal_mp``), written against
 1.9.1; these functions and their outputs have kept their form since 1.0 (``alphas=`` as an
@@ -23,7 +23,7 @@ from sklearn import linear_model as sklm
 from sklearn.exceptions import ConvergenceWarning
 
 from rlsbench.benchmark.methods import Method
-from rlsbench.benchmark.methods._rank import (
+from rlsbench.benchmark.methods.ranking import (
     centered_targets,
     complete,
     correlation_scores,

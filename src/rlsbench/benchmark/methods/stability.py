@@ -8,7 +8,7 @@ Section 3.1), and scikit-learn's ``lasso_path`` is fitted on a grid of :data:`N_
 halves on which its coefficient is non-zero there; features are ordered by their largest
 probability over the grid (the stability path's maximum, eq. 7), ties by the mean over the
 grid, then by index. The protocol's RLS model is scored along the first ``k``
-(:func:`._rank.ranked_path`); constant columns come last. With several outputs (one-vs-rest
+(:func:`.ranking.ranked_path`); constant columns come last. With several outputs (one-vs-rest
 columns) the multi-task Lasso (ℓ2,1 penalty) is fitted: a feature is selected when its row of
 coefficients is non-zero.
 
@@ -32,7 +32,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import lasso_path
 
 from rlsbench.benchmark.methods import Method, int_seed
-from rlsbench.benchmark.methods._rank import centered_targets, ranked_path
+from rlsbench.benchmark.methods.ranking import centered_targets, ranked_path
 
 #: Random halves of the training split (the paper's B = 100).
 N_SUBSAMPLES = 100
