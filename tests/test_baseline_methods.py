@@ -331,3 +331,27 @@ def test_every_baseline_declares_a_flops_count_that_grows_with_the_features(name
     assert callable(method.tags.get("flops"))
     small, large = (estimate_flops(method, 200, n, 10, 1) for n in (50, 500))
     assert 0 < small < large < np.inf
+
+
+def test_stability_selection_ranks_a_constant_column_last_though_randomized():
+    # the contract test checks this only for methods that are not randomized
+    X, y, _ = _regression(n_features=6, m=40)
+    X[:, 2] = 0.0  # a constant column after the protocol's standardisation
+    assert _select("stability_selection", X, y, 6, seed=3).selected[-1] == 2
+
+
+@pytest.mark.parametrize(
+    "name",
+    sorted(
+        n for n, v in ENTRY_POINTS.items() if "multiclass" in EntryPoint(n, v, GROUP).load().tasks
+    ),
+)
+def test_every_multiclass_baseline_selects_k_features_with_a_model_per_class(name):
+    if name == "abess_best_subset":
+        pytest.importorskip("abess")
+    X, y, _ = _regression(n_features=8, m=45)
+    labels = np.digitize(y, np.quantile(y, [1 / 3, 2 / 3]))
+    Y = np.where(labels[:, None] == np.arange(3), 1.0, -1.0)
+    path = _select(name, X, Y, 4)
+    assert np.unique(path.selected).size == 4
+    assert path.coef_path.shape == (4, 4, 3) and path.decision_path(X).shape == (4, 45, 3)
