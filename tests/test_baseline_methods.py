@@ -355,3 +355,23 @@ def test_every_multiclass_baseline_selects_k_features_with_a_model_per_class(nam
     path = _select(name, X, Y, 4)
     assert np.unique(path.selected).size == 4
     assert path.coef_path.shape == (4, 4, 3) and path.decision_path(X).shape == (4, 45, 3)
+
+
+def test_a_select_job_of_abess_writes_each_step_s_subset_into_its_table(tmp_path):
+    pytest.importorskip("abess")
+    import pandas as pd
+
+    from rlsbench.benchmark import protocol
+    from rlsbench.benchmark.datasets import Dataset, save_prepared
+
+    X, y, _ = _regression(n_features=8, m=45)
+    data = tmp_path / "toy.npz"
+    save_prepared(Dataset("toy", "regression", X, y, [f"f{j}" for j in range(8)]), data)
+    protocol.alpha_job(str(data), str(tmp_path / "alphas.csv"), settings=MAIN)
+    out = tmp_path / "abess.csv"
+    protocol.select_job(
+        str(data), str(tmp_path / "alphas.csv"), str(out), method="abess_best_subset", settings=MAIN
+    )
+    table = pd.read_csv(out, dtype={"subset": str})
+    assert len(table) == MAIN["n_folds"] * MAIN["k_max"]
+    assert (table["subset"].str.split().str.len() == table["k"]).all()
