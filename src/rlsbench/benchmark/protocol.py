@@ -330,7 +330,10 @@ def run_select_job(dataset, method_name, fold, seed, alpha_record, main, *, n_jo
     -------
     list of dict
         One row per step (``k`` = 1 … k_max), or one row with ``status="skipped"`` and the
-        reason when the method is not applicable or not feasible within the budgets.
+        reason when the method is not applicable or not feasible within the budgets. A
+        method whose subsets are not nested (``SelectionPath.subsets``) has each step's model
+        scored on its own subset (test split and LOO), and its rows carry that subset in a
+        ``subset`` column (space-separated feature indices).
     """
     from rlsbench.benchmark.methods import get_method
 
@@ -410,8 +413,8 @@ def run_select_job(dataset, method_name, fold, seed, alpha_record, main, *, n_jo
     loo_mse = np.empty(steps)
     for s, loo in enumerate(
         loo_decision_path(X_train, Y_train, path.selected, path.alphas[0], bias=main["bias"])
-        if np.all(path.alphas == path.alphas[0])
-        else _loo_varying_alpha(X_train, Y_train, path, main["bias"])
+        if path.nested and np.all(path.alphas == path.alphas[0])
+        else _loo_per_step(X_train, Y_train, path, main["bias"])
     ):
         acc, mse = scores(loo[None], Y_train, dataset.task)
         loo_acc[s], loo_mse[s] = acc[0], mse[0]
@@ -442,13 +445,16 @@ def run_select_job(dataset, method_name, fold, seed, alpha_record, main, *, n_jo
                 "score_time_s": score_time,
             }
         )
+        if not path.nested:  # the step's own subset: `feature` alone does not say it
+            rows[-1]["subset"] = " ".join(str(int(j)) for j in path.subset(s))
     return rows
 
 
-def _loo_varying_alpha(X, Y, path, bias):
-    # λ re-chosen at each step (e.g. Buteneers et al.'s FFS): restart the basis per step.
+def _loo_per_step(X, Y, path, bias):
+    # λ re-chosen at each step (e.g. Buteneers et al.'s FFS) or subsets that are not nested
+    # (best subset, one fit per size): no prefix shares a basis, so each step is its own path.
     for s in range(path.n_steps):
-        *_, last = loo_decision_path(X, Y, path.selected[: s + 1], path.alphas[s], bias=bias)
+        *_, last = loo_decision_path(X, Y, path.subset(s), path.alphas[s], bias=bias)
         yield last
 
 

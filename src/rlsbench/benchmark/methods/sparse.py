@@ -1,0 +1,180 @@
+"""Sparse-regression baselines: the order in which features enter a Lasso path, an elastic-net
+path, or orthogonal matching pursuit.
+
+Each orders the features on the training split by the step at which its coefficient first
+leaves zero along the method's own path (scikit-learn computes the path), then the protocol's
+RLS model is scored along the first ``k`` of that order (:func:`.ranking.ranked_path`). The
+paths are fitted on centred targets without intercept: the protocol's X is standardised
+(centred), so this is the path with an intercept. Features the path never reaches (LARS and
+OMP stop at the rank of X; a λ grid ends) follow by decreasing squared correlation with the
+targets (:func:`.ranking.correlation_scores`); constant columns come last.
+
+Package: scikit-learn (``lars_path``, ``enet_path``, ``orthogonal_mp``), written against
+1.9.1; these functions and their outputs have kept their form since 1.0 (``alphas=`` as an
+int, used here, since 1.7).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from sklearn import linear_model as sklm
+from sklearn.exceptions import ConvergenceWarning
+
+from rlsbench.benchmark.methods import Method
+from rlsbench.benchmark.methods.ranking import (
+    centered_targets,
+    complete,
+    correlation_scores,
+    ranked_path,
+)
+
+#: Length of the λ grid of the coordinate-descent paths (scikit-learn's default, from
+#: ``eps * λ_max`` to ``λ_max``).
+N_ALPHAS = 100
+
+#: Mixing of the elastic net's penalty, ``l1_ratio`` (scikit-learn's default; 1 is the Lasso).
+L1_RATIO = 0.5
+
+
+def entry_order(coefs):
+    """Features in the order their coefficients first leave zero along a path.
+
+    Parameters
+    ----------
+    coefs : ndarray of shape (n_features, n_steps) or (t, n_features, n_steps)
+        Coefficients along the path (scikit-learn's layout); with several outputs a feature
+        is in the model when any of its t coefficients is non-zero.
+
+    Returns
+    -------
+    ndarray of shape (p,), int
+        The p features that ever leave zero, by first step; features entering at the same
+        step by decreasing coefficient norm there, then by index.
+    """
+    norms = np.sqrt((coefs**2).sum(axis=0)) if coefs.ndim == 3 else np.abs(coefs)
+    active = norms > 0
+    entered = np.flatnonzero(active.any(axis=1))
+    first = active[entered].argmax(axis=1)
+    size_then = norms[entered, first]
+    return entered[np.lexsort((entered, -size_then, first))]
+
+
+def lasso_order(X, y, k):
+    """Lasso entry order: LARS with the Lasso modification (``lars_path(method="lasso")``) for
+    one output; for several (one-vs-rest columns) the multi-task Lasso path (an ℓ2,1 penalty
+    on each feature's row of coefficients) on a grid of :data:`N_ALPHAS` λ.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,) or (n_samples, t)
+    k : int
+        LARS stops once k features have entered (or at the end of its path).
+
+    Returns
+    -------
+    ndarray of shape (n_features,), int
+    """
+    Y = centered_targets(y)
+    if Y.shape[1] > 1:
+        return _enet_order(X, Y, l1_ratio=1.0)
+    max_iter = k
+    while True:
+        # a step of the Lasso modification can drop a feature, so k steps may hold fewer
+        # than k entries: double the steps until k have entered or the path ends
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)  # collinear columns: LARS' note
+            alphas, _, coefs = sklm.lars_path(X, Y[:, 0], method="lasso", max_iter=max_iter)
+        order = entry_order(coefs)
+        if order.size >= k or alphas.size - 1 < max_iter:
+            return complete(order, correlation_scores(X, Y))
+        max_iter *= 2
+
+
+def _enet_order(X, Y, *, l1_ratio):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)  # the last λ of a grid on m < n
+        _, coefs, _ = sklm.enet_path(
+            X, Y if Y.shape[1] > 1 else Y[:, 0], l1_ratio=l1_ratio, alphas=N_ALPHAS
+        )
+    return complete(entry_order(coefs), correlation_scores(X, Y))
+
+
+def enet_order(X, y, k):
+    """Elastic-net entry order along scikit-learn's coordinate-descent ``enet_path``
+    (``l1_ratio`` = :data:`L1_RATIO`, a grid of :data:`N_ALPHAS` λ; multi-task for several
+    outputs).
+
+    Returns
+    -------
+    ndarray of shape (n_features,), int
+    """
+    return _enet_order(X, centered_targets(y), l1_ratio=L1_RATIO)
+
+
+def omp_order(X, y, k):
+    """Orthogonal matching pursuit's support order (scikit-learn's ``orthogonal_mp`` with
+    ``return_path=True``, k atoms).
+
+    Returns
+    -------
+    ndarray of shape (n_features,), int
+    """
+    Y = centered_targets(y)
+    with warnings.catch_warnings():
+        # OMP stops early when the residual is orthogonal to what is left (collinear columns):
+        # the completion below orders the rest
+        warnings.simplefilter("ignore", RuntimeWarning)
+        coefs = sklm.orthogonal_mp(X, Y[:, 0], n_nonzero_coefs=min(k, X.shape[1]), return_path=True)
+    coefs = coefs.reshape(X.shape[1], -1)
+    return complete(entry_order(coefs), correlation_scores(X, Y))
+
+
+def _runner(name, rank):
+    def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
+        return ranked_path(
+            name, X, y, k, alpha=alpha, bias=bias, criterion=criterion, n_jobs=n_jobs, rank=rank
+        )
+
+    run.__doc__ = f"RLS path along the first k features of :func:`{rank.__name__}`."
+    return run
+
+
+def _cd_path_flops(m, n, k, t):
+    # coordinate descent: about 10 sweeps of 2mn per λ of the grid, warm-started
+    return N_ALPHAS * 10 * 2.0 * m * n * t + 4.0 * k * k * m * t
+
+
+# One entry point each in pyproject.toml ([project.entry-points."rlsbench.methods"]).
+lasso_path = Method(
+    name="lasso_path",
+    run=_runner("lasso_path", lasso_order),
+    description="Lasso entry order (LARS-lasso; multi-task Lasso path for several outputs), "
+    "scikit-learn",
+    tags={
+        # LARS: one correlation pass (2mn) and a Cholesky update per step; the multi-task
+        # case runs the coordinate-descent grid
+        "flops": lambda m, n, k, t: (
+            _cd_path_flops(m, n, k, t) if t > 1 else 2.0 * 2 * k * m * n + 4.0 * k * k * m
+        ),
+        "package": "scikit-learn (lars_path, enet_path)",
+    },
+)
+enet_path = Method(
+    name="enet_path",
+    run=_runner("enet_path", enet_order),
+    description=f"Elastic-net entry order (l1_ratio={L1_RATIO}, {N_ALPHAS} λ), scikit-learn",
+    tags={"flops": _cd_path_flops, "package": "scikit-learn (enet_path)"},
+)
+omp = Method(
+    name="omp",
+    run=_runner("omp", omp_order),
+    description="Orthogonal matching pursuit support order, scikit-learn orthogonal_mp",
+    tasks=("binary", "regression"),
+    tags={
+        "flops": lambda m, n, k, t: 2.0 * k * m * n + 4.0 * k * k * m,
+        "package": "scikit-learn (orthogonal_mp)",
+    },
+)
