@@ -141,6 +141,14 @@ def test_bayesian_signed_rank_left_means_the_method_is_better():
     assert np.allclose(probs, 1.0)
 
 
+def test_bayesian_signed_rank_without_rope_has_no_equivalence_mass():
+    table = st.bayesian_signed_rank(DEMSAR_AUC, "C4.5", rope=0.0, nsamples=2000)
+    assert (table["p_rope"] == 0).all()
+    assert np.allclose(table[["p_left", "p_right"]].sum(axis=1), 1.0)
+    # C4.5+m beats C4.5 on 10 of the 12 datasets where they differ
+    assert table.set_index("method").loc["C4.5+m", "p_left"] > 0.9
+
+
 def test_bayesian_signed_rank_is_reproducible_with_its_seed():
     a = st.bayesian_signed_rank(DEMSAR_AUC, "C4.5", rope=0.01, nsamples=2000, random_state=3)
     b = st.bayesian_signed_rank(DEMSAR_AUC, "C4.5", rope=0.01, nsamples=2000, random_state=3)

@@ -514,12 +514,10 @@ def bayesian_signed_rank(
         if x.size < 2:
             row["reason"] = f"{x.size} dataset(s) shared with the reference; the test needs 2"
         else:
-            # baycomp's left is its first argument better: sums of y − x below −rope
-            left, middle, right = SignedRankTest.probs(
-                x, y, rope, nsamples=nsamples, random_state=random_state
-            )
-            if rope == 0:  # baycomp returns (left, right) without a rope
-                left, middle, right = left, 0.0, middle
+            # baycomp's left is its first argument better (sums of y − x below −rope); without
+            # a rope it returns (left, right) only
+            probs = SignedRankTest.probs(x, y, rope, nsamples=nsamples, random_state=random_state)
+            left, middle, right = probs if rope > 0 else (probs[0], 0.0, probs[1])
             row.update(p_left=float(left), p_rope=float(middle), p_right=float(right))
         rows.append(row)
     return pd.DataFrame(rows)
