@@ -9,6 +9,7 @@ import shutil
 
 from rlsbench.benchmark.protocol import alpha_settings, job_settings
 from rlsbench.studies.main import config as main_config
+from rlsbench.studies.main import statistics as main_statistics
 
 MAIN = part_section("main", main_config.check)
 # main.device: cuda needs a GPU where the selection jobs run: checked now when they run here;
@@ -18,6 +19,13 @@ if MAIN and workflow.is_main_process and shutil.which("sbatch") is None:
 MAIN_DIR = f"{RUNDIR}/main"
 MAIN_OUTPUTS = [f"{MAIN_DIR}/{name}" for name in main_config.outputs(MAIN)]
 MAIN_TARGETS = MAIN_OUTPUTS if MAIN else []
+# statistics across datasets only where the config has a main.statistics section
+MAIN_STATISTICS = main_statistics.check(MAIN)
+MAIN_STATISTICS_FILES = main_statistics.outputs(MAIN_STATISTICS)
+# (a new list: MAIN_TARGETS is MAIN_OUTPUTS, which main_publish copies, and stays so)
+MAIN_TARGETS = MAIN_TARGETS + [
+    f"{MAIN_DIR}/{name}" for name in main_statistics.target_files(MAIN_STATISTICS)
+]
 # a file of a dataset or method the run does not name has no rule (not a missing input)
 MAIN_DATASETS = main_config.names_pattern(MAIN.get("datasets", []))
 MAIN_METHODS = main_config.names_pattern(MAIN.get("methods", []))
@@ -217,6 +225,34 @@ rule main_figures:
         dataset="{dataset}",
     script:
         CALL
+
+
+if MAIN_STATISTICS:
+
+    rule main_statistics:
+        input:
+            steps=rules.main_aggregate.output.steps,
+        output:
+            *[
+                variant
+                for png in MAIN_STATISTICS_FILES["cd"]
+                for variant in figure_variants(f"{MAIN_DIR}/{png}")
+            ],
+            **{
+                name: f"{MAIN_DIR}/{path}"
+                for name, path in MAIN_STATISTICS_FILES.items()
+                if name != "cd"
+            },
+            cd=[f"{MAIN_DIR}/{png}" for png in MAIN_STATISTICS_FILES["cd"]],
+        log:
+            f"{MAIN_DIR}/logs/statistics.log",
+        conda:
+            "../../environment.yml"
+        params:
+            function="rlsbench.studies.main.statistics.statistics_job",
+            settings=MAIN_STATISTICS,
+        script:
+            CALL
 
 
 rule main_all:
