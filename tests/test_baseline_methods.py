@@ -328,7 +328,7 @@ def test_a_nested_method_s_rows_have_no_subset_column():
 @pytest.mark.parametrize("name", sorted(ENTRY_POINTS))
 def test_every_baseline_declares_a_flops_count_that_grows_with_the_features(name):
     method = get_method(name)
-    assert callable(method.tags.get("flops"))
+    assert callable(method.flops)
     small, large = (estimate_flops(method, 200, n, 10, 1) for n in (50, 500))
     assert 0 < small < large < np.inf
 

@@ -89,7 +89,7 @@ rule scaling_agreement:
         "../../environment.yml"
     params:
         function="rlsbench.studies.scaling.jobs.agreement_job",
-        excluded=[n for n, m in SCALING_METHODS.items() if not m.comparable],
+        excluded=scaling_config.agreement_excluded(SCALING),
     script:
         CALL
 
@@ -147,7 +147,7 @@ rule scaling_figure:
         sweep="{sweep}",
         scale="{scale}",
         settings=SCALING,
-        labels={name: m.label for name, m in SCALING_METHODS.items()},
+        labels=scaling_config.legend_labels(SCALING),
     script:
         CALL
 

@@ -110,6 +110,16 @@ METHOD_STYLES: dict[str, dict[str, str]] = {
     "marglik_forward": {"color": _BLUE, "marker": "p"},
     "rvm_old": {"color": _ORANGE, "marker": "P"},
     "rvm_new": {"color": _GREEN, "marker": "P"},
+    # the baselines reviewers ask for (issue 30): one marker shape, the palette's colours
+    "abess_best_subset": {"color": _BLUE, "marker": "8"},
+    "stability_selection": {"color": _ORANGE, "marker": "8"},
+    "mrmr": {"color": _GREEN, "marker": "8"},
+    "rfe_linear": {"color": _RED, "marker": "8"},
+    "lasso_path": {"color": _PURPLE, "marker": "8"},
+    "enet_path": {"color": _BROWN, "marker": "8"},
+    "omp": {"color": _PINK, "marker": "8"},
+    "f_test": {"color": _OLIVE, "marker": "8"},
+    "mutual_info": {"color": _CYAN, "marker": "8"},
 }
 
 #: Marker shapes a method without an entry in :data:`METHOD_STYLES` may get.

@@ -79,6 +79,8 @@ from importlib.metadata import EntryPoint, entry_points
 
 import numpy as np
 
+from rlsbench.errors import RLSBenchError
+
 #: The entry-point group every method (rlsbench's own included) is declared in.
 GROUP = "rlsbench.methods"
 
@@ -193,11 +195,11 @@ class Method:
         return path
 
 
-class MethodPluginError(RuntimeError):
+class MethodPluginError(RuntimeError, RLSBenchError):
     """A method plugin that cannot be used; the message names its distribution."""
 
 
-class SelectionSizeError(ValueError):
+class SelectionSizeError(ValueError, RLSBenchError):
     """A number of features to select that is not an integer in ``[1, n_features]``; the
     message names the method, ``k`` and ``n_features``."""
 

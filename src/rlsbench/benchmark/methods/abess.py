@@ -120,5 +120,6 @@ method = Method(
     name="abess_best_subset",
     run=run,
     description="Best subset of each size by abess (Zhu et al. 2020), not nested",
-    tags={"flops": _abess_flops, "package": "abess (abess.linear)", "nested": False},
+    flops=_abess_flops,
+    tags={"package": "abess (abess.linear)", "nested": False},
 )

@@ -178,27 +178,21 @@ f_test = Method(
     name="f_test",
     run=_f_test_run,
     description="Univariate F-test filter (f_classif / f_regression), scikit-learn",
-    tags={
-        "flops": lambda m, n, k, t: 4.0 * m * n + 4.0 * k * k * m * t,
-        "package": "scikit-learn (f_classif, f_regression)",
-    },
+    flops=lambda m, n, k, t: 4.0 * m * n + 4.0 * k * k * m * t,
+    tags={"package": "scikit-learn (f_classif, f_regression)"},
 )
 mutual_info = Method(
     name="mutual_info",
     run=_mutual_info_run,
     description="Univariate mutual-information filter (k-NN estimate), scikit-learn",
-    tags={
-        "flops": lambda m, n, k, t: n * _knn_mi_flops(m) + 4.0 * k * k * m * t,
-        "package": "scikit-learn (mutual_info_classif, mutual_info_regression)",
-    },
+    flops=lambda m, n, k, t: n * _knn_mi_flops(m) + 4.0 * k * k * m * t,
+    tags={"package": "scikit-learn (mutual_info_classif, mutual_info_regression)"},
 )
 mrmr = Method(
     name="mrmr",
     run=_mrmr_run,
     description="mRMR, MID criterion (Peng et al. 2005) on scikit-learn's MI estimates",
-    tags={
-        # relevance of every feature, then the redundancy of the rest against each pick
-        "flops": lambda m, n, k, t: (n + k * n) * _knn_mi_flops(m) + 4.0 * k * k * m * t,
-        "package": "scikit-learn (mutual_info_classif, mutual_info_regression)",
-    },
+    # relevance of every feature, then the redundancy of the rest against each pick
+    flops=lambda m, n, k, t: (n + k * n) * _knn_mi_flops(m) + 4.0 * k * k * m * t,
+    tags={"package": "scikit-learn (mutual_info_classif, mutual_info_regression)"},
 )

@@ -73,5 +73,6 @@ method = Method(
     run=run,
     description="Recursive feature elimination on ridge regression (λ of the protocol), "
     "scikit-learn RFE",
-    tags={"flops": _rfe_flops, "package": "scikit-learn (RFE, Ridge)"},
+    flops=_rfe_flops,
+    tags={"package": "scikit-learn (RFE, Ridge)"},
 )

@@ -153,28 +153,25 @@ lasso_path = Method(
     run=_runner("lasso_path", lasso_order),
     description="Lasso entry order (LARS-lasso; multi-task Lasso path for several outputs), "
     "scikit-learn",
-    tags={
-        # LARS: one correlation pass (2mn) and a Cholesky update per step; the multi-task
-        # case runs the coordinate-descent grid
-        "flops": lambda m, n, k, t: (
-            _cd_path_flops(m, n, k, t) if t > 1 else 2.0 * 2 * k * m * n + 4.0 * k * k * m
-        ),
-        "package": "scikit-learn (lars_path, enet_path)",
-    },
+    # LARS: one correlation pass (2mn) and a Cholesky update per step; the multi-task case
+    # runs the coordinate-descent grid
+    flops=lambda m, n, k, t: (
+        _cd_path_flops(m, n, k, t) if t > 1 else 2.0 * 2 * k * m * n + 4.0 * k * k * m
+    ),
+    tags={"package": "scikit-learn (lars_path, enet_path)"},
 )
 enet_path = Method(
     name="enet_path",
     run=_runner("enet_path", enet_order),
     description=f"Elastic-net entry order (l1_ratio={L1_RATIO}, {N_ALPHAS} λ), scikit-learn",
-    tags={"flops": _cd_path_flops, "package": "scikit-learn (enet_path)"},
+    flops=_cd_path_flops,
+    tags={"package": "scikit-learn (enet_path)"},
 )
 omp = Method(
     name="omp",
     run=_runner("omp", omp_order),
     description="Orthogonal matching pursuit support order, scikit-learn orthogonal_mp",
     tasks=("binary", "regression"),
-    tags={
-        "flops": lambda m, n, k, t: 2.0 * k * m * n + 4.0 * k * k * m,
-        "package": "scikit-learn (orthogonal_mp)",
-    },
+    flops=lambda m, n, k, t: 2.0 * k * m * n + 4.0 * k * k * m,
+    tags={"package": "scikit-learn (orthogonal_mp)"},
 )

@@ -122,9 +122,7 @@ method = Method(
     description=f"Stability selection, randomised Lasso on {N_SUBSAMPLES} halves "
     "(Meinshausen & Bühlmann 2010), scikit-learn lasso_path",
     randomized=True,
-    tags={
-        # per half: a warm-started coordinate-descent path, ~10 sweeps of 2 (m/2) n per λ
-        "flops": lambda m, n, k, t: N_SUBSAMPLES * N_LAMBDAS * 10 * m * n * t + 4.0 * k * k * m * t,
-        "package": "scikit-learn (lasso_path)",
-    },
+    # per half: a warm-started coordinate-descent path, ~10 sweeps of 2 (m/2) n per λ
+    flops=lambda m, n, k, t: N_SUBSAMPLES * N_LAMBDAS * 10 * m * n * t + 4.0 * k * k * m * t,
+    tags={"package": "scikit-learn (lasso_path)"},
 )

@@ -45,8 +45,8 @@ def _unit_exponent(X):
     return np.ldexp(X, -exponent)
 
 
-#: max |x| of raw (unstandardised) data beyond which a scale-free ranker brings X back to
-#: max |x| in [0.5, 1) by a power of two before fitting (below it the data are used as given,
+#: ``max |x|`` of raw (unstandardised) data beyond which a scale-free ranker brings X back to
+#: ``max |x|`` in [0.5, 1) by a power of two before fitting (below it the data are used as given,
 #: so results at ordinary scales keep every bit).
 EXTREME_SCALE = 2.0**64
 

@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 
+from rlsbench.errors import RLSBenchError, RLSBenchWarning
 from rlsbench.numerics._scan import max_abs
 from rlsbench.numerics._validation import check_problem
 from rlsbench.numerics.criteria import TIE_RTOL, best_index, loo_mse, loo_zero_one
@@ -29,7 +30,7 @@ MAX_DYNAMIC_RANGE = np.finfo(np.float64).max / 2.0**16
 MIN_SQUARE = np.finfo(np.float64).tiny * 2.0**16
 
 
-class SelectionError(ValueError, FloatingPointError):
+class SelectionError(ValueError, FloatingPointError, RLSBenchError):
     """A selector cannot make a valid choice: no candidate has a finite score.
 
     Raised instead of guessing when float64 over- or underflows in the scores of a round (X
@@ -39,7 +40,7 @@ class SelectionError(ValueError, FloatingPointError):
     """
 
 
-class LOOPrecisionWarning(UserWarning):
+class LOOPrecisionWarning(RLSBenchWarning):
     """A selection's LOO values lost too many digits to float64 rounding to be trusted.
 
     Raised (as a warning: the selection is returned unchanged) when the LOO MSE of a step
@@ -50,7 +51,7 @@ class LOOPrecisionWarning(UserWarning):
     """
 
 
-class TiedCriteriaWarning(UserWarning):
+class TiedCriteriaWarning(RLSBenchWarning):
     """Every open candidate of a round had the same criterion, so the lowest index won.
 
     The criteria tie within :data:`rlsbench.numerics.criteria.TIE_RTOL` when the features'

@@ -529,7 +529,9 @@ class PointTimeout(BaseException):
 
     A :class:`BaseException` (like :class:`KeyboardInterrupt`), so that libraries catching
     ``Exception`` (scikit-learn's cross-validation turns a failing split into a NaN score)
-    cannot swallow it and carry on with a corrupted selection.
+    cannot swallow it and carry on with a corrupted selection. Hence not an
+    :class:`~rlsbench.errors.RLSBenchError` (an ``Exception``): the one exemption
+    (:mod:`rlsbench.errors`).
     """
 
 
