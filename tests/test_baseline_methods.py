@@ -265,7 +265,13 @@ def _exhaustive_best_subsets(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
     return subsets_path(X, y, subsets, alpha=alpha, bias=bias, criterion=criterion)
 
 
-EXHAUSTIVE = Method("best_subset_exhaustive", _exhaustive_best_subsets, "exact best subsets")
+EXHAUSTIVE = Method(
+    "best_subset_exhaustive",
+    _exhaustive_best_subsets,
+    "exact best subsets",
+    # every subset of every size: 2^n RLS fits of at most k features
+    flops=lambda m, n, k, t: 2.0**n * 2.0 * m * k * k * t,
+)
 
 
 def _brute_force_loo(Z, y, alpha):

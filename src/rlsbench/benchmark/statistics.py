@@ -37,11 +37,13 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from rlsbench.errors import RLSBenchError
+
 #: Columns of a step table that the operating points read.
 RUN_COLUMNS = ["dataset", "method", "fold", "seed"]
 
 
-class StatisticsInputError(ValueError):
+class StatisticsInputError(ValueError, RLSBenchError):
     """A test was given too few datasets or methods (the message says which and how many)."""
 
 
