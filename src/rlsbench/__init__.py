@@ -8,6 +8,7 @@ __version__ = "0.1.0"
 __all__ = [
     "GreedyRLS",
     "LowRankLSSVM",
+    "PluginSelector",
     "RLSBenchError",
     "RLSBenchWarning",
     "RandomSelector",
@@ -16,7 +17,7 @@ __all__ = [
     "__version__",
 ]
 
-_ESTIMATORS = ("GreedyRLS", "LowRankLSSVM", "RandomSelector", "WrapperRLS")
+_ESTIMATORS = ("GreedyRLS", "LowRankLSSVM", "PluginSelector", "RandomSelector", "WrapperRLS")
 
 
 def __getattr__(name):

@@ -1,9 +1,16 @@
-"""scikit-learn selectors around the RLS forward-selection core.
+"""scikit-learn selectors around the RLS forward-selection core and every installed method.
 
 Thin classes: they validate parameters (``_parameter_constraints``), map labels to ±1 columns,
 optionally choose λ by the LOO grid search on all features, call a function of
-:mod:`rlsbench.numerics.selection`, and store the fitted state. ``predict`` and
+:mod:`rlsbench.numerics.selection` (or, for :class:`PluginSelector`, any method of the
+``rlsbench.methods`` entry-point group), and store the fitted state. ``predict`` and
 ``decision_function`` use the RLS model on the selected features after the last addition.
+
+A selector declares its task to scikit-learn: ``task="classification"`` makes it a classifier
+(``is_classifier`` is True), so ``GridSearchCV(selector, cv=5)`` and ``cross_val_score`` split
+with ``StratifiedKFold``; ``task="regression"`` makes it a regressor. ``task="auto"`` decides
+from ``y`` at fit time, too late for a splitter: an integer ``cv`` then gives an unshuffled
+``KFold``, which on sorted labels holds out folds of one class.
 """
 
 from __future__ import annotations
@@ -15,19 +22,35 @@ from array_api_compat import device
 from sklearn import get_config
 from sklearn.base import BaseEstimator, _fit_context
 from sklearn.feature_selection import SelectorMixin
-from sklearn.preprocessing import LabelBinarizer
+from sklearn.preprocessing import LabelBinarizer, StandardScaler
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
+from sklearn.utils._param_validation import (
+    Interval,
+    RealNotInt,
+    StrOptions,
+    validate_parameter_constraints,
+)
+from sklearn.utils._tags import ClassifierTags, RegressorTags
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from rlsbench.benchmark.methods import _distribution_of, get_method, method_names
+from rlsbench.errors import RLSBenchError
 from rlsbench.numerics._array_api import non_numpy_namespace, to_numpy
 from rlsbench.numerics._validation import check_k
 from rlsbench.numerics.rls import choose_alpha
 from rlsbench.numerics.selection import greedy_rls, lowrank_lssvm, ridge_path, wrapper
 from rlsbench.numerics.selection.lowrank import DEFAULT_MAX_MEMORY_BYTES
 
-__all__ = ["GreedyRLS", "LowRankLSSVM", "WrapperRLS", "RandomSelector", "DEFAULT_ALPHAS"]
+__all__ = [
+    "GreedyRLS",
+    "LowRankLSSVM",
+    "WrapperRLS",
+    "RandomSelector",
+    "PluginSelector",
+    "UnsupportedTaskError",
+    "DEFAULT_ALPHAS",
+]
 
 try:  # scikit-learn >= 1.8: the error of a predict/transform in another array namespace
     from sklearn.utils._array_api import check_same_namespace as _check_same_namespace
@@ -77,6 +100,8 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
     #: Whether ``fit`` takes arrays of other array-API libraries (CuPy, PyTorch) under
     #: ``sklearn.config_context(array_api_dispatch=True)``; only greedy RLS has such a path.
     _array_api_support = False
+    #: Whether ``y`` may hold several real targets (the RLS numerics fit them side by side).
+    _multi_output = True
 
     # -- hooks -------------------------------------------------------------------------
     def _select(self, X, Y, k, alpha):  # pragma: no cover - abstract
@@ -152,7 +177,7 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
             X,
             y,
             dtype=np.float64 if xp is None else xp.float64,
-            multi_output=True,
+            multi_output=self._multi_output,
             ensure_min_samples=2,
             y_numeric=False,
         )
@@ -163,6 +188,7 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         else:  # labels are encoded on the host (m values); X stays on its device
             Y = xp.asarray(self._encode_targets(to_numpy(y)), device=device(X))
         k = self._n_features(X.shape[1])
+        X = self._prepare(X, Y)
         if self.alpha == "loo":
             alphas = DEFAULT_ALPHAS if self.alphas is None else self.alphas
             self.alpha_ = choose_alpha(X, Y, alphas, bias=self.bias, criterion=self.criterion)
@@ -189,7 +215,15 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
             self.coef_[:, self.selected_] = weights.T
         intercept = path.intercept_path[-1]
         self.intercept_ = float(intercept) if np.ndim(intercept) == 0 else intercept.copy()
+        self._to_input_units()
         return self
+
+    def _prepare(self, X, Y):
+        """The X the selection runs on (hook: :class:`PluginSelector` standardises)."""
+        return X
+
+    def _to_input_units(self):
+        """Map ``coef_`` and ``intercept_`` to the units of the X given to ``fit`` (hook)."""
 
     def _set_weights_xp(self, X, path, weights, xp):
         """``coef_`` and ``intercept_`` in the namespace and on the device of X: the selected
@@ -323,7 +357,14 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
-        tags.target_tags.multi_output = True
+        tags.target_tags.multi_output = self._multi_output
+        # is_classifier() reads estimator_type; check_cv stratifies an integer cv on it
+        if self.task == "classification":
+            tags.estimator_type = "classifier"
+            tags.classifier_tags = ClassifierTags()
+        elif self.task == "regression":
+            tags.estimator_type = "regressor"
+            tags.regressor_tags = RegressorTags()
         return tags
 
 
@@ -345,7 +386,9 @@ class GreedyRLS(_RLSSelector):
         Value of the constant bias feature (0 = none); regularized like the others.
     task : {"auto", "classification", "regression"}, default="auto"
         "auto": binary targets and non-float multiclass labels are classification (labels
-        mapped to ±1, one-vs-rest), everything else regression.
+        mapped to ±1, one-vs-rest), everything else regression. "classification" and
+        "regression" also declare the task to scikit-learn (``is_classifier``): an integer
+        ``cv`` of ``GridSearchCV`` is then a ``StratifiedKFold`` for classification.
     backend : {"auto", "numba", "numpy", "array_api", "cuda"}, default="auto"
         Implementation (see :func:`rlsbench.numerics.selection.greedy_rls`); "auto" runs the
         numba kernels on NumPy input and, on CUDA arrays, the numba-cuda kernels. "numba"
@@ -576,3 +619,180 @@ class RandomSelector(_RLSSelector):
         path = ridge_path(X, Y, order, alpha, bias=self.bias, criterion=self.criterion)
         path.info.update(method="random")
         return path
+
+
+class UnsupportedTaskError(ValueError, RLSBenchError):
+    """A target a method does not support (its ``Method.tasks``); the message names the
+    method, its distribution, the target's task and the tasks the method supports."""
+
+
+class PluginSelector(_RLSSelector):
+    """Any installed selection method (entry-point group ``rlsbench.methods``) as a
+    scikit-learn selector.
+
+    ``fit`` runs the method as the evaluation protocol does
+    (:func:`rlsbench.benchmark.protocol.run_select_job`): features standardised on the data
+    given to ``fit`` (``standardize=True``), class labels mapped to ±1 (one-vs-rest ±1 columns
+    for more than two classes), λ fixed or chosen by the LOO grid search of RLS on all
+    features, then :meth:`rlsbench.benchmark.methods.Method.select`. ``predict`` and
+    ``decision_function`` use the method's RLS model after its last step, mapped back to the
+    units of the X given to ``fit``.
+
+    Parameters
+    ----------
+    method : str, default="greedy_rls"
+        Name of an installed method (:func:`rlsbench.benchmark.methods.method_names`); the
+        names are read when ``fit`` runs, so a plugin installed after import counts.
+    n_features_to_select : int, float or None, default=None
+        Number of features (int), fraction of the features (float in (0, 1]), or None for
+        half of them.
+    alpha : float > 0 or "loo", default=1.0
+        λ given to the method; "loo" picks it from ``alphas`` by the LOO criterion on all
+        (standardised) features, as the protocol does. A method with ``own_alpha`` chooses
+        its own; ``alpha_`` is then the λ of its last step.
+    alphas : array-like of shape (R,) or None, default=None
+        Grid for ``alpha="loo"``; None = ``2.0 ** np.arange(-15, 16)``.
+    criterion : {"squared", "zero_one"}, default="squared"
+        LOO criterion of the wrapper methods.
+    bias : float, default=1.0
+        Value of the constant bias feature (0 = none); regularized like the others.
+    task : {"auto", "classification", "regression"}, default="auto"
+        As for :class:`GreedyRLS`; "classification" and "regression" also declare the task to
+        scikit-learn (stratified folds for an integer ``cv``).
+    standardize : bool, default=True
+        Centre and scale each feature on the data given to ``fit`` before selection: the
+        methods' interface assumes standardised features (the protocol's step 2). With False
+        the method sees X as given, as the four RLS selectors always do.
+    random_state : int, RandomState instance or None, default=None
+        Seed of a randomized method: an int is passed as the method's ``seed`` (the same
+        features as the protocol's run with that seed), otherwise one integer is drawn.
+    n_jobs : int or None, default=1
+        Threads the method may use (None = 1).
+
+    Attributes
+    ----------
+    selected_ : ndarray of shape (k,)
+        Selected feature indices in selection order.
+    loo_path_, loo_mse_path_ : ndarray of shape (k,)
+        The method's criterion and mean squared LOO error after each step.
+    coef_ : ndarray of shape (n_features,) or (n_classes, n_features)
+        Final weights in the units of the X given to ``fit``, zero outside the selection.
+    intercept_ : float or ndarray of shape (n_classes,)
+    alpha_ : float
+    classes_ : ndarray of shape (n_classes,)
+        Only for classification.
+    task_ : {"binary", "multiclass", "regression"}
+        The target's task, one of the method's ``tasks``.
+    path_ : SelectionPath
+        The method's path, on the standardised features when ``standardize``.
+    scaler_ : StandardScaler or None
+    n_features_in_ : int
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Only when X has column names.
+    n_features_to_select_ : int
+
+    Raises
+    ------
+    UnsupportedTaskError
+        At fit, when the target's task is not one of the method's ``tasks``.
+
+    Notes
+    -----
+    One real target only (``y`` of shape (n_samples,)): the method interface takes several
+    columns only as one-vs-rest classes. NumPy input only.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from rlsbench import PluginSelector
+    >>> X, y = make_classification(n_samples=60, n_features=8, random_state=0)
+    >>> sel = PluginSelector("fisher_score", n_features_to_select=3, task="classification")
+    >>> sel.fit(X, y).transform(X).shape
+    (60, 3)
+    """
+
+    _parameter_constraints: dict = {
+        **_RLSSelector._parameter_constraints,
+        # the installed names are added by _validate_params when fit runs
+        "method": [str],
+        "standardize": ["boolean"],
+        "random_state": ["random_state"],
+        "n_jobs": [None, Interval(Integral, 1, None, closed="left")],
+    }
+    _multi_output = False
+
+    def __init__(
+        self,
+        method="greedy_rls",
+        n_features_to_select=None,
+        *,
+        alpha=1.0,
+        alphas=None,
+        criterion="squared",
+        bias=1.0,
+        task="auto",
+        standardize=True,
+        random_state=None,
+        n_jobs=1,
+    ):
+        super().__init__(
+            n_features_to_select,
+            alpha=alpha,
+            alphas=alphas,
+            criterion=criterion,
+            bias=bias,
+            task=task,
+        )
+        self.method = method
+        self.standardize = standardize
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _validate_params(self):
+        constraints = {**self._parameter_constraints, "method": [StrOptions(set(method_names()))]}
+        validate_parameter_constraints(
+            constraints, self.get_params(deep=False), caller_name=type(self).__name__
+        )
+
+    def _prepare(self, X, Y):
+        method = get_method(self.method)
+        if hasattr(self, "classes_"):
+            self.task_ = "binary" if self.classes_.size == 2 else "multiclass"
+        else:
+            self.task_ = "regression"
+        if self.task_ not in method.tasks:
+            raise UnsupportedTaskError(
+                f"method {self.method!r} of {_distribution_of(self.method)} does not support "
+                f"{self.task_} targets (it supports {', '.join(method.tasks)}); pass "
+                "task='classification' or task='regression' if y was read as the wrong task"
+            )
+        self.scaler_ = StandardScaler().fit(X) if self.standardize else None
+        return X if self.scaler_ is None else self.scaler_.transform(X)
+
+    def _select(self, X, Y, k, alpha):
+        method = get_method(self.method)
+        seed = self.random_state
+        if not isinstance(seed, Integral):
+            seed = int(check_random_state(seed).randint(np.iinfo(np.int32).max))
+        path = method.select(
+            X,
+            Y,
+            alpha=alpha,
+            k=k,
+            criterion=self.criterion,
+            bias=self.bias,
+            seed=int(seed),
+            n_jobs=1 if self.n_jobs is None else self.n_jobs,
+        )
+        if method.own_alpha:
+            self.alpha_ = float(np.asarray(path.alphas)[-1])
+        return path
+
+    def _to_input_units(self):
+        # z = (x - mean) / scale, so w·z + b = (w / scale)·x + (b - (w / scale)·mean)
+        if self.scaler_ is None:
+            return
+        self.coef_ = self.coef_ / self.scaler_.scale_
+        self.intercept_ = self.intercept_ - self.coef_ @ self.scaler_.mean_
+        if np.ndim(self.intercept_) == 0:
+            self.intercept_ = float(self.intercept_)
