@@ -31,6 +31,7 @@ from sklearn.utils._param_validation import (
     validate_parameter_constraints,
 )
 from sklearn.utils._tags import ClassifierTags, RegressorTags
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -177,7 +178,7 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
             X,
             y,
             dtype=np.float64 if xp is None else xp.float64,
-            multi_output=self._multi_output,
+            multi_output=self._takes_multi_output(),
             ensure_min_samples=2,
             y_numeric=False,
         )
@@ -217,6 +218,10 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         self.intercept_ = float(intercept) if np.ndim(intercept) == 0 else intercept.copy()
         self._to_input_units()
         return self
+
+    def _takes_multi_output(self):
+        # class labels are one column; several columns can only be real targets
+        return self._multi_output and self.task != "classification"
 
     def _prepare(self, X, Y):
         """The X the selection runs on (hook: :class:`PluginSelector` standardises)."""
@@ -285,8 +290,21 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         return mask
 
     # -- prediction ------------------------------------------------------------------
+    def _decision_values(self, X, method):
+        """``X @ coef_.T + intercept_``, shape (n_samples,) or (n_samples, n_targets);
+        ``method`` names the public caller in errors."""
+        check_is_fitted(self)
+        _check_same_namespace(X, self, attribute="coef_", method=method)
+        xp = self._namespace(X)
+        X = validate_data(self, X, dtype=np.float64 if xp is None else xp.float64, reset=False)
+        if xp is not None and self.coef_.ndim == 1:
+            return X @ self.coef_ + self.intercept_
+        return X @ self.coef_.T + self.intercept_
+
+    # scikit-learn's contract: a regressor (task="regression") has no decision_function
+    @available_if(lambda self: self.task != "regression")
     def decision_function(self, X):
-        """Decision values of the final RLS model.
+        """Decision values of the final RLS model (absent when ``task="regression"``).
 
         Parameters
         ----------
@@ -296,13 +314,7 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples,) or (n_samples, n_targets)
         """
-        check_is_fitted(self)
-        _check_same_namespace(X, self, attribute="coef_", method="decision_function")
-        xp = self._namespace(X)
-        X = validate_data(self, X, dtype=np.float64 if xp is None else xp.float64, reset=False)
-        if xp is not None and self.coef_.ndim == 1:
-            return X @ self.coef_ + self.intercept_
-        return X @ self.coef_.T + self.intercept_
+        return self._decision_values(X, "decision_function")
 
     def predict(self, X):
         """Class labels (sign or arg-max of the decision values) or regression values.
@@ -317,7 +329,7 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         """
         check_is_fitted(self)
         _check_same_namespace(X, self, attribute="coef_", method="predict")
-        scores = self.decision_function(X)
+        scores = self._decision_values(X, "predict")
         if not hasattr(self, "classes_"):
             return scores
         xp = non_numpy_namespace(scores)
@@ -357,7 +369,7 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
-        tags.target_tags.multi_output = self._multi_output
+        tags.target_tags.multi_output = self._takes_multi_output()
         # is_classifier() reads estimator_type; check_cv stratifies an integer cv on it
         if self.task == "classification":
             tags.estimator_type = "classifier"
