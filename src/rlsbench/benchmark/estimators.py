@@ -23,14 +23,13 @@ from sklearn import get_config
 from sklearn.base import BaseEstimator, _fit_context
 from sklearn.feature_selection import SelectorMixin
 from sklearn.preprocessing import LabelBinarizer, StandardScaler
-from sklearn.utils import check_random_state
+from sklearn.utils import ClassifierTags, RegressorTags, check_random_state
 from sklearn.utils._param_validation import (
     Interval,
     RealNotInt,
     StrOptions,
     validate_parameter_constraints,
 )
-from sklearn.utils._tags import ClassifierTags, RegressorTags
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -653,8 +652,8 @@ class PluginSelector(_RLSSelector):
     Parameters
     ----------
     method : str, default="greedy_rls"
-        Name of an installed method (:func:`rlsbench.benchmark.methods.method_names`); the
-        names are read when ``fit`` runs, so a plugin installed after import counts.
+        Name of an installed method (:func:`rlsbench.benchmark.methods.method_names`),
+        checked when ``fit`` runs: importing rlsbench reads no entry point.
     n_features_to_select : int, float or None, default=None
         Number of features (int), fraction of the features (float in (0, 1]), or None for
         half of them.
