@@ -7,6 +7,7 @@
 #   snakemake main_publish --cores 1 --configfile config/paper.yaml   (-> results/paper/main)
 import shutil
 
+from rlsbench.benchmark.methods import method_version
 from rlsbench.benchmark.protocol import alpha_settings, job_settings
 from rlsbench.studies.main import config as main_config
 from rlsbench.studies.main import statistics as main_statistics
@@ -89,6 +90,10 @@ rule main_select:
             MAIN, DATASET_REGISTRY, wc.dataset, wc.method, threads
         ),
     params:
+        # the method's code (distribution, version, source hash): editing a method re-runs its
+        # jobs and no other (Snakemake's params trigger). Unnamed, so it is not passed to
+        # select_job (named params are its arguments): only the trigger reads it
+        lambda wc: method_version(wc.method),
         function="rlsbench.benchmark.protocol.select_job",
         method="{method}",
         # the settings one dataset's jobs depend on (a change re-runs only those jobs)

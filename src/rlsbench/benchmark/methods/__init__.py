@@ -67,11 +67,22 @@ bytes: the only place a method's cost is written. The protocol's time and memory
 and the scaling study's budget all read them (through :meth:`Method.estimate_flops`). A method
 without ``flops`` runs nowhere a cost is needed: asking for its estimate is a
 :class:`MethodPluginError` naming the method and its distribution, never another method's count.
+
+Results follow the code. :func:`method_version` names a method's distribution, its version and
+a short sha256 of the source of the module its entry point names (where its ``Method`` and, for
+every method rlsbench ships, its ``run`` are defined). The workflow puts it in the parameters of
+the method's jobs, so editing that module, or installing another version of the distribution,
+reruns that method's jobs and no other. Edits to other modules the method imports (a helper
+module of the plugin's package, :mod:`rlsbench.numerics`) are not seen: hashing whole packages
+would rerun every rlsbench method after any edit to rlsbench. Bump the distribution's version to
+rerun after such an edit.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import importlib.util
 import numbers
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -336,6 +347,61 @@ def _load(name: str, value: str) -> Method:
     if unknown:
         raise MethodPluginError(f"{where}: unknown tasks {sorted(unknown)}; known: {TASKS}")
     return method
+
+
+def method_version(name: str) -> str:
+    """The version of the code of method ``name``: what its jobs' results depend on.
+
+    Read without importing the method's module (only its parent package, to find it), from
+    the source text, so it is the same in every process and on every machine: no paths, no
+    modification times, line endings normalised.
+
+    Parameters
+    ----------
+    name : str
+        A method name of the entry-point group ``rlsbench.methods``.
+
+    Returns
+    -------
+    str
+        ``"<distribution> <version> <module> sha256:<12 hex digits>"``, e.g.
+        ``"rlsbench 0.1.0 rlsbench.benchmark.methods.greedy_rls sha256:0123456789ab"``; a
+        module shipped without source (bytecode or an extension only) has ``no-source`` in
+        place of the hash, and only the distribution's version tells its versions apart.
+
+    Raises
+    ------
+    KeyError
+        No installed distribution declares ``name``; the message lists the known names.
+    MethodPluginError
+        The entry point's module cannot be found; the message names its distribution.
+    """
+    eps = _entry_points()
+    if name not in eps:
+        known = ", ".join(sorted(eps)) or "none: is rlsbench installed (pip install -e .)?"
+        raise KeyError(f"unknown method {name!r}; known methods ({GROUP}): {known}")
+    ep = eps[name]
+    dist = getattr(ep, "dist", None)
+    release = "unknown-distribution" if dist is None else f"{dist.name} {dist.version}"
+    where = f"method {name!r} ({ep.value}) of {_distribution(ep)}"
+    try:
+        spec = importlib.util.find_spec(ep.module)
+    except (ImportError, ValueError) as exc:
+        # find_spec imports the parent package of a dotted module name
+        raise MethodPluginError(
+            f"{where}: module {ep.module!r} cannot be found: {type(exc).__name__}: {exc}"
+        ) from exc
+    if spec is None:
+        raise MethodPluginError(f"{where}: module {ep.module!r} is not installed")
+    get_source = getattr(spec.loader, "get_source", None)
+    # loaders decode with universal newlines: a CRLF checkout hashes like an LF one
+    source = get_source(ep.module) if get_source is not None else None
+    digest = (
+        "no-source"
+        if source is None
+        else "sha256:" + hashlib.sha256(source.encode("utf-8")).hexdigest()[:12]
+    )
+    return f"{release} {ep.module} {digest}"
 
 
 def get_method(name: str) -> Method:
