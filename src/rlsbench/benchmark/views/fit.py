@@ -261,3 +261,22 @@ def _column_groups(cols: Sequence[_Column], width: float, keys: Sequence[int]) -
                 + ", ".join(str(j) for j in group)
             )
     return groups
+
+
+def fitting_size(table: Table, width: float) -> str | None:
+    """The largest font size (of :data:`SIZES`) at which ``table`` fits ``width`` pt without
+    wrapping a cell, or None if it does not fit even at ``\\scriptsize``.
+
+    Parameters
+    ----------
+    table : Table
+    width : float
+        The float's width in pt (:data:`COLUMN_PT` or :data:`TEXT_PT`).
+    """
+    n = len(table.header)
+    numeric = table.numeric()
+    for size, (size_pt, _) in SIZES.items():
+        cols = _columns(table.header, table.rows, size_pt, numeric)
+        if sum(c.natural for c in cols) + n * 2 * TABCOLSEP_PT <= width:
+            return size
+    return None
