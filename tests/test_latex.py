@@ -26,6 +26,7 @@ from rlsbench.benchmark.views import (
     markdown_blocks,
     markdown_latex,
 )
+from rlsbench.benchmark.views.fit import key_columns
 
 REPO = Path(__file__).resolve().parents[1]
 PAPER = REPO / "results" / "paper"
@@ -177,6 +178,42 @@ def test_a_very_wide_table_is_split_by_columns_each_led_by_the_first():
     assert shown == list(range(25))
 
 
+#: A summary whose rows are named by (dataset, method): a dataset repeats over methods.
+KEYED = (
+    ["dataset", "method"] + [f"a long column name {i}" for i in range(20)],
+    [
+        [dataset, method] + [f"0.{i % 10}51 ± 0.015" for i in range(20)]
+        for dataset in ("breast_cancer", "adult")
+        for method in ("greedy_rls", "random", "lowrank_lssvm")
+    ],
+)
+
+
+def test_the_key_of_a_summary_is_dataset_and_method():
+    assert key_columns(_table(*KEYED)) == [0, 1]
+    assert key_columns(_table(*VERY_WIDE)) == [0]  # one row per dataset: the dataset names it
+
+
+def test_every_part_of_a_table_split_by_columns_names_dataset_and_method():
+    layouts = fit_latex(_table(*KEYED))
+    assert len(layouts) > 1
+    assert all(lay.columns[:2] == [0, 1] for lay in layouts)
+    shown = sorted({j for lay in layouts for j in lay.columns[2:]})
+    assert shown == list(range(2, 22))  # every value column once
+    latex = markdown_latex(_markdown(*KEYED), name="keyed")
+    for part in latex.split("\\begin{table*}")[1:]:
+        body = part.split("\\midrule", 1)[1]
+        assert "greedy\\_\\allowbreak{}rls & " in body and "adult & random & " in body
+
+
+def test_explicit_keys_are_repeated_in_every_part():
+    layouts = fit_latex(_table(*KEYED), keys=[1])
+    assert len(layouts) > 1
+    assert all(lay.columns[0] == 1 and 0 not in lay.columns[1:] for lay in layouts[1:])
+    with pytest.raises(ValueError, match="keys"):
+        fit_latex(_table(*KEYED), keys=[30])
+
+
 def test_long_text_columns_wrap():
     layouts = fit_latex(_table(*WORDY))
     wrapped = [w for lay in layouts for w in lay.widths if w is not None]
@@ -201,8 +238,15 @@ def test_latex_escape_typesets_the_tables_symbols():
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("case", "environment"),
-    [(NARROW, "table"), (WIDE, "table*"), (VERY_WIDE, "table*"), (WORDY, None), (LONG, None)],
-    ids=["narrow", "wide", "very-wide", "wordy", "long"],
+    [
+        (NARROW, "table"),
+        (WIDE, "table*"),
+        (VERY_WIDE, "table*"),
+        (KEYED, "table*"),
+        (WORDY, None),
+        (LONG, None),
+    ],
+    ids=["narrow", "wide", "very-wide", "keyed", "wordy", "long"],
 )
 def test_each_layout_compiles_and_fits(case, environment, tmp_path):
     tex = tmp_path / "case.tex"

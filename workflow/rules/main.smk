@@ -7,6 +7,7 @@
 #   snakemake main_publish --cores 1 --configfile config/paper.yaml   (-> results/paper/main)
 import shutil
 
+from rlsbench.benchmark import paper_table
 from rlsbench.benchmark.methods import method_version
 from rlsbench.benchmark.protocol import alpha_settings, job_settings
 from rlsbench.studies.main import config as main_config
@@ -27,6 +28,12 @@ MAIN_STATISTICS_FILES = main_statistics.outputs(MAIN_STATISTICS)
 MAIN_TARGETS = MAIN_TARGETS + [
     f"{MAIN_DIR}/{name}" for name in main_statistics.target_files(MAIN_STATISTICS)
 ]
+# the table a paper prints only where the config has a main.latex section
+MAIN_LATEX = MAIN.get("latex")
+if MAIN_LATEX:
+    with config_errors_end_the_run():
+        paper_table.check_settings(MAIN_LATEX, MAIN["methods"], key="main.latex")
+    MAIN_TARGETS = MAIN_TARGETS + [f"{MAIN_DIR}/tables/paper_table.tex"]
 # a file of a dataset or method the run does not name has no rule (not a missing input)
 MAIN_DATASETS = main_config.names_pattern(MAIN.get("datasets", []))
 MAIN_METHODS = main_config.names_pattern(MAIN.get("methods", []))
@@ -256,6 +263,24 @@ if MAIN_STATISTICS:
         params:
             function="rlsbench.studies.main.statistics.statistics_job",
             settings=MAIN_STATISTICS,
+        script:
+            CALL
+
+
+if MAIN_LATEX:
+
+    rule main_paper_table:
+        input:
+            steps=rules.main_aggregate.output.steps,
+        output:
+            tex=f"{MAIN_DIR}/tables/paper_table.tex",
+        log:
+            f"{MAIN_DIR}/logs/paper_table.log",
+        conda:
+            "../../environment.yml"
+        params:
+            function="rlsbench.benchmark.paper_table.paper_table_job",
+            settings=MAIN_LATEX,
         script:
             CALL
 

@@ -137,16 +137,62 @@ def _split_rows(table: Table, columns, widths, size) -> list[list[int]]:
     return chunks + [current] if current or not chunks else chunks
 
 
-def fit_latex(table: Table) -> list[Layout]:
+def key_columns(table: Table) -> list[int]:
+    """The columns that name a row: the shortest run of leading non-numeric columns whose
+    values tell every row apart (column 0 alone if none does: text columns that are no key,
+    such as a claim and its verdict, are not worth repeating).
+
+    A summary whose rows are (dataset, method) pairs has the key [0, 1]: a part of it split by
+    columns that repeated the dataset alone could not be matched to a method.
+
+    Parameters
+    ----------
+    table : Table
+
+    Returns
+    -------
+    list of int
+        Column indices 0..j.
+    """
+    numeric = table.numeric()
+    leading = 1
+    while leading < len(numeric) and not numeric[leading]:
+        leading += 1
+    for width in range(1, leading + 1):
+        names = [tuple(row[j].text for j in range(width)) for row in table.rows]
+        if len(set(names)) == len(names):
+            return list(range(width))
+    return [0]
+
+
+def fit_latex(table: Table, *, keys: Sequence[int] | None = None) -> list[Layout]:
     """The floats that typeset ``table`` within a two-column page (see
     :mod:`rlsbench.benchmark.views`).
+
+    Parameters
+    ----------
+    table : Table
+    keys : sequence of int, optional
+        The columns that name a row, repeated first in every part of a table split by columns
+        (default :func:`key_columns`, or column 0 alone where that key leaves no room for
+        another column).
 
     Returns
     -------
     list of Layout
         One per float; several when the table is split by columns or by rows.
+
+    Raises
+    ------
+    ValueError
+        ``keys`` names a column the table lacks, or the key columns and one more cannot fit
+        the text width.
     """
     n = len(table.header)
+    default_keys = keys is None
+    keys = key_columns(table) if default_keys else list(keys)
+    if not keys or any(not 0 <= j < n for j in keys) or len(set(keys)) != len(keys):
+        raise ValueError(f"keys {keys} are not distinct columns of a table of {n} columns")
     numeric = table.numeric()
     every = list(range(n))
     seps = n * 2 * TABCOLSEP_PT
@@ -170,7 +216,14 @@ def fit_latex(table: Table) -> list[Layout]:
     else:
         size = "footnotesize"
         cols = _columns(table.header, table.rows, SIZES[size][0], numeric)
-        groups = _column_groups(cols, TEXT_PT)
+        try:
+            groups = _column_groups(cols, TEXT_PT, keys)
+        except ValueError:
+            if not default_keys or keys == [0]:
+                raise
+            # a key as wide as the page (a ledger row named by paper, item, claim and scope)
+            # leaves no room beside it: the first column names the row, as best it can
+            groups = _column_groups(cols, TEXT_PT, [0])
     layouts = []
     for group in groups:
         sub = [cols[j] for j in group]
@@ -184,20 +237,22 @@ def fit_latex(table: Table) -> list[Layout]:
     return layouts
 
 
-def _column_groups(cols: Sequence[_Column], width: float) -> list[list[int]]:
-    """Columns in groups that each fit ``width`` when wrapped, every group led by column 0."""
-    groups, current = [], [0]
+def _column_groups(cols: Sequence[_Column], width: float, keys: Sequence[int]) -> list[list[int]]:
+    """Columns in groups that each fit ``width`` when wrapped, every group led by the key
+    columns (the row's name)."""
+    keys = list(keys)
+    groups, current = [], list(keys)
 
     def fits(group):
         return _wrapped_widths([cols[j] for j in group], _available(len(group), width))
 
-    for j in range(1, len(cols)):
+    for j in (j for j in range(len(cols)) if j not in keys):
         if fits(current + [j]) is not None:
             current.append(j)
         else:
-            if len(current) > 1:
+            if len(current) > len(keys):
                 groups.append(current)
-            current = [0, j]
+            current = keys + [j]
     groups.append(current)
     for group in groups:
         if fits(group) is None:
@@ -206,3 +261,22 @@ def _column_groups(cols: Sequence[_Column], width: float) -> list[list[int]]:
                 + ", ".join(str(j) for j in group)
             )
     return groups
+
+
+def fitting_size(table: Table, width: float) -> str | None:
+    """The largest font size (of :data:`SIZES`) at which ``table`` fits ``width`` pt without
+    wrapping a cell, or None if it does not fit even at ``\\scriptsize``.
+
+    Parameters
+    ----------
+    table : Table
+    width : float
+        The float's width in pt (:data:`COLUMN_PT` or :data:`TEXT_PT`).
+    """
+    n = len(table.header)
+    numeric = table.numeric()
+    for size, (size_pt, _) in SIZES.items():
+        cols = _columns(table.header, table.rows, size_pt, numeric)
+        if sum(c.natural for c in cols) + n * 2 * TABCOLSEP_PT <= width:
+            return size
+    return None

@@ -28,7 +28,9 @@ def _column_format(layout: Layout, numeric: Sequence[bool]) -> str:
     return "".join(spec)
 
 
-def table_latex(table: Table, *, caption: str, label: str) -> str:
+def table_latex(
+    table: Table, *, caption: str, label: str, keys: Sequence[int] | None = None
+) -> str:
     """``table`` as booktabs LaTeX floats (``Styler.to_latex``), laid out by :func:`fit_latex`.
 
     Parameters
@@ -38,13 +40,16 @@ def table_latex(table: Table, *, caption: str, label: str) -> str:
         LaTeX caption text (already escaped); a split table adds "(part i of n)".
     label : str
         ``\\label`` of the first float; the others add ``-2``, ``-3``...
+    keys : sequence of int, optional
+        The columns that name a row, repeated in every part of a table split by columns
+        (default: :func:`~rlsbench.benchmark.views.fit.key_columns`).
 
     Returns
     -------
     str
     """
     numeric = table.numeric()
-    layouts = fit_latex(table)
+    layouts = fit_latex(table, keys=keys)
     out = []
     for k, layout in enumerate(layouts, start=1):
         frame = pd.DataFrame(
