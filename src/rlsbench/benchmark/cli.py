@@ -4,7 +4,9 @@ Subcommand groups register themselves in :data:`COMMANDS` (name -> function addi
 each subparser sets ``func`` to the handler taking the parsed namespace and returning an exit code.
 Adding a group later = one function and one line in :data:`COMMANDS`.
 
-``rlsbench datasets list | info NAME | fetch NAME | hash FILE`` serve people who want a dataset
+``rlsbench run [--configfile F] [--cores N] [-n] [TARGET ...] [-- SNAKEMAKE OPTIONS]`` runs the
+workflow (:mod:`rlsbench.benchmark.runner`); ``rlsbench methods list`` lists the installed
+methods. ``rlsbench datasets list | info NAME | fetch NAME | hash FILE`` serve people who want a dataset
 without the workflow; ``rlsbench datasets download | prepare`` are the workflow's steps.
 
 Every option is range-checked by the parser, and every error a user can cause (unknown dataset,
@@ -317,8 +319,99 @@ def add_config_commands(subparsers) -> None:
     p.set_defaults(func=_config_check)
 
 
+# ----------------------------------------------------------------------------------- run
+def _run_workflow(args) -> int:
+    from rlsbench.benchmark.runner import run
+
+    return run(
+        configfile=args.configfile,
+        targets=args.targets,
+        cores=args.cores,
+        dry_run=args.dry_run,
+        extra=args.extra,
+    )
+
+
+def _cores(text):
+    return text if text == "all" else str(positive_int(text))
+
+
+def add_run_command(subparsers) -> None:
+    p = subparsers.add_parser(
+        "run",
+        help="run the benchmark workflow (Snakemake) with the current directory as results root",
+        description="Run the workflow shipped with rlsbench (the checkout's, or the wheel's "
+        "copy) with Snakemake, writing results/ under the current directory. Relative paths in "
+        "the config (dataset_registries, mirrors, datasets' files) resolve against the config "
+        "file's directory. Options after `--` go to Snakemake as given, e.g. "
+        "`rlsbench run main_all -- --report results/report.html`.",
+    )
+    p.add_argument(
+        "--configfile",
+        metavar="FILE",
+        help="the run's config (default: the embedded default config)",
+    )
+    p.add_argument(
+        "--cores",
+        type=_cores,
+        help="an integer >= 1 or `all` (default: the workflow profile's, all)",
+    )
+    p.add_argument("-n", "--dry-run", action="store_true", help="print the plan, run nothing")
+    p.add_argument(
+        "targets",
+        nargs="*",
+        metavar="TARGET",
+        help="rules or files to build, e.g. main_all (default: every enabled part)",
+    )
+    p.set_defaults(func=_run_workflow)
+
+
+# ----------------------------------------------------------------------------------- methods
+def _methods_list(args) -> int:
+    from rlsbench.benchmark.methods import (
+        MethodPluginError,
+        _distribution_of,
+        get_method,
+        method_names,
+    )
+
+    rows = [("name", "distribution", "tasks", "description")]
+    failed = []
+    for name in method_names():
+        where = _distribution_of(name).removeprefix("distribution ")
+        try:
+            method = get_method(name)
+        except MethodPluginError as exc:
+            failed.append(str(exc))
+            continue
+        rows.append((name, where, ",".join(method.tasks), method.description))
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    for row in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(row[:3], widths)) + "  " + row[3])
+    for message in failed:
+        print(f"rlsbench: error: {message}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def add_methods_commands(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "methods",
+        help="the installed selection methods (entry-point group rlsbench.methods)",
+    )
+    sub = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    p = sub.add_parser(
+        "list", help="one line per installed method: name, distribution, tasks, description"
+    )
+    p.set_defaults(func=_methods_list)
+
+
 #: Subcommand groups: name -> function(subparsers) adding it.
-COMMANDS = {"datasets": add_datasets_commands, "config": add_config_commands}
+COMMANDS = {
+    "datasets": add_datasets_commands,
+    "config": add_config_commands,
+    "methods": add_methods_commands,
+    "run": add_run_command,
+}
 
 
 def _version() -> str:
@@ -353,7 +446,14 @@ def main(argv=None) -> int:
     from rlsbench.benchmark.datasets import DatasetError
     from rlsbench.benchmark.progress import terminal_bars
 
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # `rlsbench run ... -- OPTIONS`: what follows `--` goes to Snakemake untouched
+    extra = argv[argv.index("--") + 1 :] if "--" in argv else []
+    parser = build_parser()
+    args = parser.parse_args(argv[: len(argv) - len(extra) - 1] if "--" in argv else argv)
+    if extra and args.command != "run":
+        parser.error(f"`-- {' '.join(extra)}`: only `rlsbench run` passes options on")
+    args.extra = extra
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
