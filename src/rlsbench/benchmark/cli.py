@@ -6,8 +6,8 @@ Adding a group later = one function and one line in :data:`COMMANDS`.
 
 ``rlsbench run [--configfile F] [--cores N] [-n] [TARGET ...] [-- SNAKEMAKE OPTIONS]`` runs the
 workflow (:mod:`rlsbench.benchmark.runner`); ``rlsbench methods list`` lists the installed
-methods. ``rlsbench datasets list | info NAME | fetch NAME | hash FILE`` serve people who want a dataset
-without the workflow; ``rlsbench datasets download | prepare`` are the workflow's steps.
+methods. ``rlsbench datasets list | info NAME | fetch NAME | hash FILE`` serve people who want a
+dataset without the workflow; ``rlsbench datasets download | prepare`` are the workflow's steps.
 
 Every option is range-checked by the parser, and every error a user can cause (unknown dataset,
 bad registry file, corrupt cache, unreadable file, out-of-range option) ends the command with one
