@@ -46,6 +46,12 @@ def installed(tmp_path_factory):
     for name in ("pyproject.toml", "README.md", "LICENSE", "CITATION.cff"):
         if (REPO / name).exists():
             shutil.copy(REPO / name, source / name)
+    # the workflow the wheel ships (setup.py's build step copies it into rlsbench/_workflow)
+    for name in ("setup.py", "MANIFEST.in", "Snakefile", "environment.yml", "config/config.yaml"):
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(REPO / name, source / name)
+    for name in ("workflow", "profiles/default"):
+        shutil.copytree(REPO / name, source / name, ignore=ignore)
     dist = root / "dist"
     built = _run(
         [
@@ -185,3 +191,28 @@ def test_fetch_a_builtin_dataset_from_a_loopback_mirror(installed, tmp_path):
         )
     assert fetched.returncode == 0, fetched.stderr
     assert "heart: binary, X 270 x 13" in fetched.stderr
+
+
+def test_run_dry_runs_the_packaged_workflow_from_an_empty_directory(installed, tmp_path):
+    python, bin_dir, _ = installed
+    root = _run(
+        [
+            python,
+            "-c",
+            "from rlsbench.benchmark.runner import workflow_root; print(workflow_root())",
+        ],
+        cwd=tmp_path,
+    )
+    assert root.returncode == 0, root.stderr
+    assert Path(root.stdout.strip()).is_relative_to(python.parent.parent)
+    assert Path(root.stdout.strip()).name == "_workflow"
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    done = _run([bin_dir / "rlsbench", "run", "--dry-run", "--cores", "1"], cwd=empty)
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output[-3000:]
+    # the embedded default config's plan, into the empty directory
+    assert "rlsbench plan for run 'default'" in output
+    assert "results/runs/default/main/tables/summary.csv" in output
+    assert (empty / ".snakemake").is_dir()
