@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pandas as pd
 import seaborn as sns
 from matplotlib import ticker
@@ -63,8 +62,10 @@ def _draw_curves(ax, ok, metric):
     curves = _curves(ok, metric)
     methods = sorted(set(curves["method"]))
     n_k = curves["k"].nunique()
-    # about ten marked points a line; at least every other point, so offsets can alternate
-    step = max(2, n_k // 10)
+    # a marker every `step` points, each method from its own offset: as many offsets as
+    # methods where the k axis is long enough (identical curves then show every method's
+    # markers at different k), and about ten markers a line on long axes
+    step = max(2, min(len(methods), n_k // 2), n_k // 10)
     for i, method in enumerate(methods):
         curve = curves[curves["method"] == method]
         style = figures.method_style(method)
@@ -200,9 +201,17 @@ def selection_times(frame):
     )
 
 
+def _median_iqr(grouped):
+    """Median, first and third quartile of a grouped series. Run times are skewed (the first
+    run of a process pays for imports and warm-up): a mean ± sd would reach below zero on
+    the log axis."""
+    return grouped.median(), grouped.quantile(0.25), grouped.quantile(0.75)
+
+
 def plot_runtime(frame, path):
-    """Selection time per method and dataset (mean ± sd over runs, log scale): a dot per
-    method beside the others at each dataset, in the method's colour and marker.
+    """Selection time per method and dataset (median over runs, quartiles as error bars, log
+    scale): a point per method beside the others at each dataset, in the method's colour and
+    marker.
 
     Parameters
     ----------
@@ -218,13 +227,13 @@ def plot_runtime(frame, path):
     width = 0.8 / max(len(methods), 1)
     for j, method in enumerate(methods):
         per = times[times["method"] == method].groupby("dataset")["fit_time_s"]
-        mean, sd = per.mean(), per.std().fillna(0.0)
-        x = [datasets.index(d) - 0.4 + width * (j + 0.5) for d in mean.index]
+        median, low, high = _median_iqr(per)
+        x = [datasets.index(d) - 0.4 + width * (j + 0.5) for d in median.index]
         style = figures.method_style(method)
         ax.errorbar(
             x,
-            mean.to_numpy(),
-            yerr=[np.minimum(sd, mean * 0.999).to_numpy(), sd.to_numpy()],  # log: stay > 0
+            median.to_numpy(),
+            yerr=[(median - low).to_numpy(), (high - median).to_numpy()],
             fmt=style["marker"] or "o",
             color=style["color"],
             linestyle="none",
@@ -232,7 +241,7 @@ def plot_runtime(frame, path):
         )
     ax.set_yscale("log")
     ax.set_xticks(range(len(datasets)), datasets)
-    ax.set_ylabel("selection time per run (s, mean ± sd)")
+    ax.set_ylabel("selection time per run (s)\n(median, quartiles)")
     note = _skipped_notes(frame)
     if note:
         ax.set_title(note, fontsize="small")
@@ -252,8 +261,9 @@ def _skipped_notes(frame):
 
 def plot_pareto(frame, path):
     """Test performance at the k chosen by LOO against selection time, a panel per dataset
-    (log time axis): a point per method (mean over runs, sd as error bars both ways), so the
-    methods that are both fast and accurate sit top left (bottom left for MSE).
+    (log time axis): a point per method at its median time (quartiles as error bars) and mean
+    test performance (sd as error bars), so the methods that are both fast and accurate sit
+    top left (bottom left for MSE).
 
     Parameters
     ----------
@@ -270,19 +280,22 @@ def plot_pareto(frame, path):
         data = times[times["dataset"] == dataset]
         for method, runs in data.groupby("method", sort=True):
             style = figures.method_style(method)
+            time = runs["fit_time_s"]
+            median = time.median()
             ax.errorbar(
-                runs["fit_time_s"].mean(),
+                median,
                 runs["test"].mean(),
-                xerr=runs["fit_time_s"].std() if len(runs) > 1 else None,
+                xerr=[[median - time.quantile(0.25)], [time.quantile(0.75) - median]],
                 yerr=runs["test"].std() if len(runs) > 1 else None,
                 fmt=style["marker"] or "o",
                 color=style["color"],
                 markersize=5,
+                elinewidth=0.8,
                 label=method,
             )
         ax.set_xscale("log")
         ax.set_title(dataset)
-        ax.set_xlabel("selection time per run (s)")
+        ax.set_xlabel("selection time (s, median)")
         ax.set_ylabel(f"test {label} at LOO k")
     figures.legend_below(fig)
     figures.save_figure(fig, path)
