@@ -3,6 +3,10 @@ the figures across datasets (all curves, run times, accuracy against run time)."
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -124,3 +128,24 @@ def test_pareto_places_each_method_at_its_median_time_and_loo_k_accuracy(drawn):
     # wrapper_loo: 1e-2 s × (1 + fold); at k = 5, mean over folds
     assert points["wrapper_loo"] == pytest.approx([0.02, 0.8 + 0.05 + 0.01])
     assert points["random"] == pytest.approx([0.2, 0.6 + 0.05 + 0.01])
+
+
+def test_main_all_draws_the_figures_across_datasets_and_main_publish_does_not_copy_them(
+    tmp_path,
+):
+    repo = Path(__file__).resolve().parents[1]
+
+    def dry_run(target):
+        proc = subprocess.run(
+            [sys.executable, "-m", "snakemake", "-s", str(repo / "Snakefile"), target, "-n"]
+            + ["--directory", str(tmp_path), "--configfile", str(repo / "config/paper.yaml")],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        return proc.stdout + proc.stderr
+
+    assert "main_overview_figures" in dry_run("main_all")
+    assert "main_overview_figures" not in dry_run("main_publish")
