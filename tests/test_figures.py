@@ -200,3 +200,41 @@ def test_legend_below_without_labelled_artists_draws_none():
     ax.plot([1, 2], [1, 2])
     assert figures.legend_below(fig) == 0 and not fig.legends
     plt.close(fig)
+
+
+def _differences(a: dict, b: dict) -> int:
+    return sum(a[key] != b[key] for key in ("color", "marker", "linestyle"))
+
+
+def test_any_two_methods_of_the_table_differ_in_two_of_colour_marker_and_line_style():
+    # every pair of the table, so every set of methods drawn together (up to all of them)
+    names = sorted({ALIASES.get(m, m) for m in figures.METHOD_STYLES})
+    close = [
+        (a, b)
+        for i, a in enumerate(names)
+        for b in names[i + 1 :]
+        if _differences(figures.method_style(a), figures.method_style(b)) < 2
+    ]
+    assert not close, f"methods told apart by one of colour, marker, line style only: {close}"
+    assert all(figures.method_style(m)["linestyle"] in figures.LINESTYLES for m in names)
+
+
+def test_every_installed_method_with_the_main_part_in_one_figure_has_its_own_triple():
+    main = yaml.safe_load((REPO / "config" / "paper.yaml").read_text())["main"]["methods"]
+    together = sorted(set(method_names()) | set(main))
+    triples = {m: tuple(str(v) for v in figures.method_style(m).values()) for m in together}
+    assert len(set(triples.values())) == len(together), triples
+    # greyscale: the main part's curves differ in line style among themselves
+    assert len({str(figures.method_style(m)["linestyle"]) for m in main}) == len(main)
+
+
+def test_a_line_style_draws_and_seaborn_gets_the_same_dashes():
+    fig, ax = figures.subplots()
+    for method in ("greedy_rls", "wrapper_loo"):
+        (line,) = ax.plot([1, 2], [1, 2], **figures.method_style(method))
+    assert figures.dashes(["greedy_rls", "wrapper_loo"]) == {
+        "greedy_rls": "",
+        "wrapper_loo": figures.method_style("wrapper_loo")["linestyle"][1],
+    }
+    assert line.get_linestyle() == "--"  # matplotlib's name of any dash pattern
+    plt.close(fig)

@@ -34,6 +34,13 @@ if MAIN_LATEX:
     with config_errors_end_the_run():
         paper_table.check_settings(MAIN_LATEX, MAIN["methods"], key="main.latex")
     MAIN_TARGETS = MAIN_TARGETS + [f"{MAIN_DIR}/tables/paper_table.tex"]
+# the figures across datasets (all test curves, run times, accuracy against time): built by
+# main_all, not copied by main_publish
+MAIN_OVERVIEW_FIGURES = {
+    name: f"{MAIN_DIR}/figures/{name}.png" for name in ("curves_all", "runtime", "pareto")
+}
+if MAIN:
+    MAIN_TARGETS = MAIN_TARGETS + list(MAIN_OVERVIEW_FIGURES.values())
 # a file of a dataset or method the run does not name has no rule (not a missing input)
 MAIN_DATASETS = main_config.names_pattern(MAIN.get("datasets", []))
 MAIN_METHODS = main_config.names_pattern(MAIN.get("methods", []))
@@ -235,6 +242,22 @@ rule main_figures:
     params:
         function="rlsbench.studies.main.jobs.figures_job",
         dataset="{dataset}",
+    script:
+        CALL
+
+
+rule main_overview_figures:
+    input:
+        steps=rules.main_aggregate.output.steps,
+    output:
+        *[variant for png in MAIN_OVERVIEW_FIGURES.values() for variant in figure_variants(png)],
+        **MAIN_OVERVIEW_FIGURES,
+    log:
+        f"{MAIN_DIR}/logs/overview_figures.log",
+    conda:
+        "../../environment.yml"
+    params:
+        function="rlsbench.studies.main.report.overview_figures_job",
     script:
         CALL
 

@@ -19,9 +19,11 @@ All files are written atomically and carry no date, so the same data give the sa
 Panels that share their methods, or a legend too long for a corner, get one legend below the
 panels (:func:`legend_below`) instead of a legend inside each panel that hides data.
 
-A method has the same colour and marker in every figure (:data:`METHOD_STYLES`, which names
-every method of every part; :func:`method_style`); a method no part knows, such as a plugin's,
-gets a colour and marker derived from its name (the same in every run).
+A method has the same colour, marker and line style in every figure (:data:`METHOD_STYLES`,
+which names every method of every part; :func:`method_style`), and any two methods of the table
+differ in at least two of the three, so a figure survives greyscale and colour-blind readers; a
+method no part knows, such as a plugin's, gets a style derived from its name (the same in every
+run).
 """
 
 from __future__ import annotations
@@ -61,79 +63,113 @@ _PALETTE = sns.color_palette("colorblind", 10).as_hex()
 _BLUE, _ORANGE, _GREEN, _RED, _PURPLE, _BROWN, _PINK, _GREY, _OLIVE, _CYAN = _PALETTE
 _BLACK = "#000000"
 
-#: Colour and marker of every method of every part. Methods that share a name across parts
-#: (a plugin and a study's own implementation of the same method) share a style; methods that
-#: appear in one figure together have different colours.
-METHOD_STYLES: dict[str, dict[str, str]] = {
+# Line styles, the third channel beside colour and marker: what tells two curves apart in
+# greyscale. Nine, told apart by the length and rhythm of their dashes (matplotlib's
+# (offset, (on, off, ...)) in points of line width).
+_SOLID = "-"
+_DASHED = (0, (4.0, 1.5))
+_DOTTED = (0, (1.0, 1.2))
+_DASHDOT = (0, (4.0, 1.5, 1.0, 1.5))
+_DASHDOTDOT = (0, (4.0, 1.2, 1.0, 1.2, 1.0, 1.2))
+_LONGDASH = (0, (8.0, 2.0))
+_DENSEDASHDOT = (0, (2.5, 1.0, 1.0, 1.0))
+_DENSEDASH = (0, (2.0, 1.0))
+_LOOSEDASHDOTDOT = (0, (6.0, 2.5, 1.0, 2.5, 1.0, 2.5))
+LINESTYLES = (
+    _SOLID,
+    _DASHED,
+    _DOTTED,
+    _DASHDOT,
+    _DASHDOTDOT,
+    _LONGDASH,
+    _DENSEDASHDOT,
+    _DENSEDASH,
+    _LOOSEDASHDOTDOT,
+)
+
+#: Colour, marker and line style of every method of every part. Methods that share a name
+#: across parts (a plugin and a study's own implementation of the same method) share a style.
+#: The rule, over every pair of distinct methods of the table (so over any set drawn together,
+#: up to all of them in one figure): at least two of (colour, marker, line style) differ, so in
+#: greyscale (colour lost) marker or line style still tells them apart, and two methods that
+#: share a colour differ in both marker and line style. The line styles were assigned by a
+#: greedy colouring (DSatur) of the graph "shares a colour or a marker", the main part's five
+#: methods fixed first to the five plainest styles; a new entry takes a line style none of the
+#: entries sharing its colour or marker has (tests/test_figures.py checks the rule).
+METHOD_STYLES: dict[str, dict[str, object]] = {
     # Pahikkala et al.: the main part and the scaling study
-    "greedy_rls": {"color": _BLUE, "marker": "o"},
-    "lowrank_lssvm": {"color": _ORANGE, "marker": "s"},
-    "wrapper_loo": {"color": _GREEN, "marker": "^"},
-    "wrapper_blackbox": {"color": _RED, "marker": "v"},
-    "random": {"color": _GREY, "marker": "X"},
-    "sfs_ridge_loo": {"color": _PURPLE, "marker": "D"},
-    "sfs_ridgeclassifier_cv5": {"color": _BROWN, "marker": "P"},
+    "greedy_rls": {"color": _BLUE, "marker": "o", "linestyle": _SOLID},
+    "lowrank_lssvm": {"color": _ORANGE, "marker": "s", "linestyle": _DASHED},
+    "wrapper_loo": {"color": _GREEN, "marker": "^", "linestyle": _DOTTED},
+    "wrapper_blackbox": {"color": _RED, "marker": "v", "linestyle": _DASHDOT},
+    "random": {"color": _GREY, "marker": "X", "linestyle": _DASHDOTDOT},
+    "sfs_ridge_loo": {"color": _PURPLE, "marker": "D", "linestyle": _DOTTED},
+    "sfs_ridgeclassifier_cv5": {"color": _BROWN, "marker": "P", "linestyle": _DASHED},
     # Buteneers et al.
-    "ffs": {"color": _PINK, "marker": ">"},
-    "bfs": {"color": _OLIVE, "marker": "<"},
-    "rr_naive": {"color": _GREY, "marker": "o"},
-    "rr_covariance": {"color": _BLUE, "marker": "h"},
-    "rr_eigen": {"color": _ORANGE, "marker": "h"},
-    "ffs_covariance": {"color": _PINK, "marker": "h"},
-    "ffs_eigen": {"color": _PINK, "marker": "p"},
-    "bfs_covariance": {"color": _OLIVE, "marker": "h"},
-    "bfs_eigen": {"color": _OLIVE, "marker": "p"},
-    "lars": {"color": _CYAN, "marker": "*"},
-    "op_lr": {"color": _BROWN, "marker": "*"},
-    "op_rr": {"color": _PURPLE, "marker": "*"},
+    "ffs": {"color": _PINK, "marker": ">", "linestyle": _DOTTED},
+    "bfs": {"color": _OLIVE, "marker": "<", "linestyle": _DASHDOT},
+    "rr_naive": {"color": _GREY, "marker": "o", "linestyle": _DASHED},
+    "rr_covariance": {"color": _BLUE, "marker": "h", "linestyle": _DASHDOT},
+    "rr_eigen": {"color": _ORANGE, "marker": "h", "linestyle": _DOTTED},
+    "ffs_covariance": {"color": _PINK, "marker": "h", "linestyle": _SOLID},
+    "ffs_eigen": {"color": _PINK, "marker": "p", "linestyle": _DASHED},
+    "bfs_covariance": {"color": _OLIVE, "marker": "h", "linestyle": _DASHED},
+    "bfs_eigen": {"color": _OLIVE, "marker": "p", "linestyle": _DOTTED},
+    "lars": {"color": _CYAN, "marker": "*", "linestyle": _SOLID},
+    "op_lr": {"color": _BROWN, "marker": "*", "linestyle": _DOTTED},
+    "op_rr": {"color": _PURPLE, "marker": "*", "linestyle": _DASHED},
     # Ramona et al. (the study's names and the method plugins' names of the same methods)
-    "fisher": {"color": _BLUE, "marker": "d"},
-    "fisher_score": {"color": _BLUE, "marker": "d"},
-    "arom": {"color": _ORANGE, "marker": "d"},
-    "r2w2": {"color": _GREEN, "marker": "d"},
-    "rfe": {"color": _RED, "marker": "d"},
-    "svm_rfe": {"color": _RED, "marker": "d"},
-    "sfs": {"color": _PURPLE, "marker": "s"},
-    "sas": {"color": _BROWN, "marker": "o"},
-    "scss": {"color": _PINK, "marker": "^"},
-    "kfds": {"color": _CYAN, "marker": "v"},
-    "svm": {"color": _BLACK, "marker": ""},
-    "fspp": {"color": _OLIVE, "marker": "d"},
-    "neumann": {"color": _GREY, "marker": "d"},
-    "bahsic": {"color": _CYAN, "marker": "d"},
-    "gmkl": {"color": _GREEN, "marker": "*"},
+    "fisher": {"color": _BLUE, "marker": "d", "linestyle": _DASHED},
+    "fisher_score": {"color": _BLUE, "marker": "d", "linestyle": _DASHED},
+    "arom": {"color": _ORANGE, "marker": "d", "linestyle": _DASHDOTDOT},
+    "r2w2": {"color": _GREEN, "marker": "d", "linestyle": _DASHDOT},
+    "rfe": {"color": _RED, "marker": "d", "linestyle": _DENSEDASHDOT},
+    "svm_rfe": {"color": _RED, "marker": "d", "linestyle": _DENSEDASHDOT},
+    "sfs": {"color": _PURPLE, "marker": "s", "linestyle": _SOLID},
+    "sas": {"color": _BROWN, "marker": "o", "linestyle": _DASHDOT},
+    "scss": {"color": _PINK, "marker": "^", "linestyle": _DASHDOT},
+    "kfds": {"color": _CYAN, "marker": "v", "linestyle": _DASHED},
+    "svm": {"color": _BLACK, "marker": "", "linestyle": _SOLID},
+    "fspp": {"color": _OLIVE, "marker": "d", "linestyle": _SOLID},
+    "neumann": {"color": _GREY, "marker": "d", "linestyle": _LONGDASH},
+    "bahsic": {"color": _CYAN, "marker": "d", "linestyle": _DOTTED},
+    "gmkl": {"color": _GREEN, "marker": "*", "linestyle": _DASHDOTDOT},
     # Wang's own results, quoted by Ramona et al. (Table V)
-    "r2w2_wang": {"color": _GREEN, "marker": "X"},
-    "kcs_wang": {"color": _BROWN, "marker": "X"},
+    "r2w2_wang": {"color": _GREEN, "marker": "X", "linestyle": _SOLID},
+    "kcs_wang": {"color": _BROWN, "marker": "X", "linestyle": _LONGDASH},
     # Sun & Yao (the study's names and the plugin's name of Forward)
-    "forward": {"color": _BLUE, "marker": "p"},
-    "marglik_forward": {"color": _BLUE, "marker": "p"},
-    "rvm_old": {"color": _ORANGE, "marker": "P"},
-    "rvm_new": {"color": _GREEN, "marker": "P"},
+    "forward": {"color": _BLUE, "marker": "p", "linestyle": _DASHDOTDOT},
+    "marglik_forward": {"color": _BLUE, "marker": "p", "linestyle": _DASHDOTDOT},
+    "rvm_old": {"color": _ORANGE, "marker": "P", "linestyle": _SOLID},
+    "rvm_new": {"color": _GREEN, "marker": "P", "linestyle": _LONGDASH},
     # the baselines reviewers ask for (issue 30): one marker shape, the palette's colours
-    "abess_best_subset": {"color": _BLUE, "marker": "8"},
-    "stability_selection": {"color": _ORANGE, "marker": "8"},
-    "mrmr": {"color": _GREEN, "marker": "8"},
-    "rfe_linear": {"color": _RED, "marker": "8"},
-    "lasso_path": {"color": _PURPLE, "marker": "8"},
-    "enet_path": {"color": _BROWN, "marker": "8"},
-    "omp": {"color": _PINK, "marker": "8"},
-    "f_test": {"color": _OLIVE, "marker": "8"},
-    "mutual_info": {"color": _CYAN, "marker": "8"},
+    "abess_best_subset": {"color": _BLUE, "marker": "8", "linestyle": _DOTTED},
+    "stability_selection": {"color": _ORANGE, "marker": "8", "linestyle": _DASHDOT},
+    "mrmr": {"color": _GREEN, "marker": "8", "linestyle": _DASHED},
+    "rfe_linear": {"color": _RED, "marker": "8", "linestyle": _SOLID},
+    "lasso_path": {"color": _PURPLE, "marker": "8", "linestyle": _DENSEDASH},
+    "enet_path": {"color": _BROWN, "marker": "8", "linestyle": _DASHDOTDOT},
+    "omp": {"color": _PINK, "marker": "8", "linestyle": _LONGDASH},
+    "f_test": {"color": _OLIVE, "marker": "8", "linestyle": _DENSEDASHDOT},
+    "mutual_info": {"color": _CYAN, "marker": "8", "linestyle": _LOOSEDASHDOTDOT},
 }
 
 #: Marker shapes a method without an entry in :data:`METHOD_STYLES` may get.
 _FALLBACK_MARKERS = ("o", "s", "^", "v", "D", "P", "X", "<", ">", "p", "h", "*")
 
 
-def method_style(method: str) -> dict[str, str]:
-    """Colour and marker of ``method``: its entry of :data:`METHOD_STYLES`, or one derived
-    from a checksum of the name (the same in every run, unlike Python's ``hash``).
+def method_style(method: str) -> dict[str, object]:
+    """Colour, marker and line style of ``method``: its entry of :data:`METHOD_STYLES`, or one
+    derived from a checksum of the name (the same in every run, unlike Python's ``hash``).
+
+    A derived style follows no rule against the table's: it may share two of the three with
+    a method of the table. A plugin meant for figures gets an entry.
 
     Returns
     -------
     dict
-        ``{"color": "#rrggbb", "marker": str}``, ready for ``Axes.plot(**style)``.
+        ``{"color": "#rrggbb", "marker": str, "linestyle": str or (offset, dashes)}``,
+        ready for ``Axes.plot(**style)``.
     """
     if method in METHOD_STYLES:
         return dict(METHOD_STYLES[method])
@@ -141,6 +177,9 @@ def method_style(method: str) -> dict[str, str]:
     return {
         "color": _PALETTE[code % len(_PALETTE)],
         "marker": _FALLBACK_MARKERS[(code // len(_PALETTE)) % len(_FALLBACK_MARKERS)],
+        "linestyle": LINESTYLES[
+            (code // (len(_PALETTE) * len(_FALLBACK_MARKERS))) % len(LINESTYLES)
+        ],
     }
 
 
@@ -152,6 +191,15 @@ def palette(methods: Iterable[str]) -> dict[str, str]:
 def markers(methods: Iterable[str]) -> dict[str, str]:
     """``{method: marker}`` for seaborn's ``markers=`` (a method without a marker gets none)."""
     return {m: method_style(m)["marker"] or "None" for m in methods}
+
+
+def dashes(methods: Iterable[str]) -> dict[str, object]:
+    """``{method: dash pattern}`` for seaborn's ``dashes=`` (``""`` is a solid line)."""
+    out = {}
+    for m in methods:
+        style = method_style(m)["linestyle"]
+        out[m] = "" if style == _SOLID else style[1]
+    return out
 
 
 def set_theme() -> None:

@@ -6,14 +6,21 @@
   RLS paper's Figs. 4-9.
 * :func:`plot_loo_vs_test` — LOO estimate on the training split against test accuracy for one
   method (greedy RLS): the paper's Figs. 10-15.
+* :func:`plot_curves_all` — the test curves of every dataset in one figure (a panel each);
+* :func:`plot_runtime` — selection time per method and dataset;
+* :func:`plot_pareto` — test accuracy at the LOO-chosen k against selection time (per dataset).
 """
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 import seaborn as sns
+from matplotlib import ticker
 
 from rlsbench.benchmark import figures
+from rlsbench.benchmark.results import _chosen_k
 
 #: k axes with more steps than this are drawn on a log scale, so small k stays readable.
 LOG_X_ABOVE = 40
@@ -26,8 +33,7 @@ def _metric(frame):
 
 
 def _finish(fig, ax, frame, path):
-    if frame["k"].max() > LOG_X_ABOVE:
-        ax.set_xscale("log")
+    _integer_k_axis(ax, frame["k"].max())
     ax.set_xlabel("number of selected features k")
     ax.grid(True, alpha=0.3)
     figures.save_figure(fig, path)
@@ -38,8 +44,61 @@ def _skipped_note(frame):
     return f"skipped: {', '.join(skipped)}" if skipped else ""
 
 
+def _curves(ok, metric):
+    """Mean and sd over runs of the test metric per (method, k), sorted by k."""
+    return (
+        ok.groupby(["method", "k"], sort=True)[f"test_{metric}"]
+        .agg(["mean", "std"])
+        .fillna({"std": 0.0})
+        .reset_index()
+    )
+
+
+def _draw_curves(ax, ok, metric):
+    """One line per method: markers every ``step`` points from a per-method offset, so
+    identical curves (exact methods select the same features) show each method's markers;
+    the sd as error bars at the marked points only, so the bands of close curves do not
+    merge into one."""
+    curves = _curves(ok, metric)
+    methods = sorted(set(curves["method"]))
+    n_k = curves["k"].nunique()
+    # a marker every `step` points, each method from its own offset: as many offsets as
+    # methods where the k axis is long enough (identical curves then show every method's
+    # markers at different k), and about ten markers a line on long axes
+    step = max(2, min(len(methods), n_k // 2), n_k // 10)
+    for i, method in enumerate(methods):
+        curve = curves[curves["method"] == method]
+        style = figures.method_style(method)
+        marked = slice(i % step, None, step)
+        ax.plot(curve["k"], curve["mean"], label=method, markevery=marked, **style)
+        ax.errorbar(
+            curve["k"].to_numpy()[marked],
+            curve["mean"].to_numpy()[marked],
+            yerr=curve["std"].to_numpy()[marked],
+            fmt="none",
+            ecolor=style["color"],
+            elinewidth=0.7,
+            alpha=0.7,
+        )
+
+
+def _integer_k_axis(ax, k_max):
+    """Log k above :data:`LOG_X_ABOVE` steps (its major ticks are powers of ten), else
+    integer ticks only."""
+    if k_max > LOG_X_ABOVE:
+        ax.set_xscale("log")
+        ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda x, _: f"{x:g}"))
+    else:
+        ax.xaxis.set_major_locator(ticker.MaxNLocator(integer=True))
+
+
 def plot_test_curves(frame, dataset, path):
     """Test performance against k for every method on ``dataset`` (mean ± sd over runs).
+
+    Each method has its colour, marker and line style
+    (:func:`rlsbench.benchmark.figures.method_style`); markers sit on alternate points from
+    a per-method offset and carry the sd as error bars, so identical curves stay visible and
+    the spreads of close curves stay apart; the k axis has integer ticks.
 
     Parameters
     ----------
@@ -55,24 +114,191 @@ def plot_test_curves(frame, dataset, path):
     metric, label = _metric(data)
     fig, ax = figures.subplots()
     if not ok.empty:
-        methods = sorted(set(ok["method"]))
-        sns.lineplot(
-            data=ok,
-            x="k",
-            y=f"test_{metric}",
-            hue="method",
-            style="method",  # exact methods select the same features: dashes keep all visible
-            palette=figures.palette(methods),
-            markers=figures.markers(methods),
-            markevery=max(1, ok["k"].nunique() // 12),
-            errorbar="sd",
-            estimator="mean",
-            ax=ax,
-        )
+        _draw_curves(ax, ok, metric)
+        ax.legend()
     ax.set_ylabel(f"test {label} (mean ± sd over folds)")
     note = _skipped_note(data)
     ax.set_title(f"{dataset}" + (f"  ({note})" if note else ""), fontsize=10)
-    _finish(fig, ax, ok if not ok.empty else data.assign(k=1), path)
+    _integer_k_axis(ax, ok["k"].max() if not ok.empty else 1)
+    ax.set_xlabel("number of selected features k")
+    ax.grid(True, alpha=0.3)
+    figures.save_figure(fig, path)
+
+
+def _panels(n):
+    """A grid of ``n`` panels at two-column width, at most three a row; the unused ones
+    hidden."""
+    ncols = min(3, n)
+    nrows = math.ceil(n / ncols)
+    fig, axes = figures.subplots(nrows, ncols, aspect=0.27 * nrows + 0.12, squeeze=False)
+    for ax in axes.flat[n:]:
+        ax.set_visible(False)
+    return fig, list(axes.flat[:n])
+
+
+def plot_curves_all(frame, path):
+    """:func:`plot_test_curves` of every dataset of the run in one figure: a panel per
+    dataset (three a row, two-column width), one legend below the panels.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Merged step table.
+    path : str or Path
+        The PNG.
+    """
+    datasets = sorted(set(frame["dataset"]))
+    fig, axes = _panels(len(datasets))
+    for ax, dataset in zip(axes, datasets, strict=True):
+        data = frame[frame["dataset"] == dataset]
+        ok = data[data["status"] == "ok"]
+        metric, label = _metric(data)
+        if not ok.empty:
+            _draw_curves(ax, ok, metric)
+        _integer_k_axis(ax, ok["k"].max() if not ok.empty else 1)
+        ax.set_title(dataset)
+        ax.set_xlabel("k")
+        ax.set_ylabel(f"test {label}")
+    figures.legend_below(fig)
+    figures.save_figure(fig, path)
+
+
+def selection_times(frame):
+    """Selection time of every run (fold, seed) that ran, and its test performance at the
+    k chosen by LOO on the training split, one row per (dataset, method, fold, seed).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Merged step table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns: dataset, method, fold, seed, fit_time_s (the run's selection time, s),
+        k_loo, test (accuracy, or MSE for regression, at k_loo).
+    """
+    ok = frame[frame["status"] == "ok"]
+    rows = []
+    for (dataset, method, fold, seed), run in ok.groupby(
+        ["dataset", "method", "fold", "seed"], sort=True
+    ):
+        metric, _ = _metric(run)
+        k = _chosen_k(run)
+        rows.append(
+            {
+                "dataset": dataset,
+                "method": method,
+                "fold": fold,
+                "seed": seed,
+                "fit_time_s": float(run["fit_time_s"].iloc[0]),
+                "k_loo": k,
+                "test": float(run.loc[run["k"] == k, f"test_{metric}"].iloc[0]),
+            }
+        )
+    return pd.DataFrame(
+        rows, columns=["dataset", "method", "fold", "seed", "fit_time_s", "k_loo", "test"]
+    )
+
+
+def _median_iqr(grouped):
+    """Median, first and third quartile of a grouped series. Run times are skewed (the first
+    run of a process pays for imports and warm-up): a mean ± sd would reach below zero on
+    the log axis."""
+    return grouped.median(), grouped.quantile(0.25), grouped.quantile(0.75)
+
+
+def plot_runtime(frame, path):
+    """Selection time per method and dataset (median over runs, quartiles as error bars, log
+    scale): a point per method beside the others at each dataset, in the method's colour and
+    marker.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Merged step table.
+    path : str or Path
+        The PNG.
+    """
+    times = selection_times(frame)
+    datasets = sorted(set(frame["dataset"]))
+    methods = sorted(set(times["method"]))
+    fig, ax = figures.subplots(aspect=0.45)
+    width = 0.8 / max(len(methods), 1)
+    for j, method in enumerate(methods):
+        per = times[times["method"] == method].groupby("dataset")["fit_time_s"]
+        median, low, high = _median_iqr(per)
+        x = [datasets.index(d) - 0.4 + width * (j + 0.5) for d in median.index]
+        style = figures.method_style(method)
+        ax.errorbar(
+            x,
+            median.to_numpy(),
+            yerr=[(median - low).to_numpy(), (high - median).to_numpy()],
+            fmt=style["marker"] or "o",
+            color=style["color"],
+            linestyle="none",
+            label=method,
+        )
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(datasets)), datasets)
+    ax.set_ylabel("selection time per run (s)\n(median, quartiles)")
+    note = _skipped_notes(frame)
+    if note:
+        ax.set_title(note, fontsize="small")
+    figures.legend_below(fig)
+    figures.save_figure(fig, path)
+
+
+def _skipped_notes(frame):
+    """``dataset: method, ...`` of the skipped methods of every dataset, ``; ``-joined."""
+    notes = []
+    for dataset, data in frame.groupby("dataset", sort=True):
+        note = _skipped_note(data)
+        if note:
+            notes.append(f"{dataset} {note}")
+    return "; ".join(notes)
+
+
+def plot_pareto(frame, path):
+    """Test performance at the k chosen by LOO against selection time, a panel per dataset
+    (log time axis): a point per method at its median time (quartiles as error bars) and mean
+    test performance (sd as error bars), so the methods that are both fast and accurate sit
+    top left (bottom left for MSE).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Merged step table.
+    path : str or Path
+        The PNG.
+    """
+    times = selection_times(frame)
+    datasets = sorted(set(frame["dataset"]))
+    fig, axes = _panels(len(datasets))
+    for ax, dataset in zip(axes, datasets, strict=True):
+        _, label = _metric(frame[frame["dataset"] == dataset])
+        data = times[times["dataset"] == dataset]
+        for method, runs in data.groupby("method", sort=True):
+            style = figures.method_style(method)
+            time = runs["fit_time_s"]
+            median = time.median()
+            ax.errorbar(
+                median,
+                runs["test"].mean(),
+                xerr=[[median - time.quantile(0.25)], [time.quantile(0.75) - median]],
+                yerr=runs["test"].std() if len(runs) > 1 else None,
+                fmt=style["marker"] or "o",
+                color=style["color"],
+                markersize=5,
+                elinewidth=0.8,
+                label=method,
+            )
+        ax.set_xscale("log")
+        ax.set_title(dataset)
+        ax.set_xlabel("selection time (s, median)")
+        ax.set_ylabel(f"test {label} at LOO k")
+    figures.legend_below(fig)
+    figures.save_figure(fig, path)
 
 
 def plot_loo_vs_test(frame, dataset, path, method="greedy_rls"):
@@ -162,3 +388,22 @@ def paper_checks(frame, report_k, *, method="greedy_rls", baseline="random"):
             row["LOO − test (max over k)"] = f"{gap.max():+.3f}"
         rows.append(row)
     return pd.DataFrame(rows).astype(object).fillna("")
+
+
+def overview_figures_job(steps, curves_all, runtime, pareto):
+    """Draw the figures across datasets of a run (``workflow/rules/main.smk``,
+    rule ``main_overview_figures``).
+
+    Parameters
+    ----------
+    steps : str
+        The merged step table.
+    curves_all, runtime, pareto : str
+        The PNGs of :func:`plot_curves_all`, :func:`plot_runtime` and :func:`plot_pareto`.
+    """
+    from rlsbench.benchmark.results import read_step_table
+
+    frame = read_step_table(steps)
+    plot_curves_all(frame, curves_all)
+    plot_runtime(frame, runtime)
+    plot_pareto(frame, pareto)
