@@ -45,8 +45,10 @@ def method_style(method: str) -> dict:
     and solid ones for the existing methods (as in the paper's figures), a thicker black line
     for the SVM on all features.
     """
+    # the paper's line styles (dotted: proposed) replace the method's own
+    common = {k: v for k, v in figures.method_style(method).items() if k != "linestyle"}
     style = {
-        **figures.method_style(method),
+        **common,
         "ls": ":" if method in PROPOSED else "-",
         "lw": 1.5,
     }

@@ -411,8 +411,11 @@ def figure_job(points, agreement, figure, *, sweep, scale, settings, labels):
             grp["size"],
             grp["time_s"],
             yerr=[grp["time_s"] - grp["time_s_min"], grp["time_s_max"] - grp["time_s"]],
-            **figures.method_style(method),
-            linestyle="-" if threads == 1 else "--",
+            # the threads, not the method, choose the line style here
+            **{
+                **figures.method_style(method),
+                "linestyle": "-" if threads == 1 else "--",
+            },
             label=f"{labels.get(method, method)} "
             f"({'1 thread' if threads == 1 else f'{threads} threads'})",
         )
