@@ -17,7 +17,8 @@ reads a Markdown file once (markdown-it-py) into blocks, prose and tables, and w
   ``\\footnotesize`` or ``\\scriptsize``; otherwise, at ``\\footnotesize``, the widest text
   columns wrap (ragged-right ``p`` columns, breaks at spaces, ``_`` and ``/``); a table whose
   columns cannot fit even so is split into several floats by columns (each repeats the columns
-  that name a row, ``key_columns``: dataset and method in the main summary), and one taller than a page into several floats by rows (each repeats the header).
+  that name a row, ``key_columns``: dataset and method in the main summary), and one taller
+  than a page into several floats by rows (each repeats the header).
 
 A CSV table (the parts' data files that the report shows, such as the fidelity ledger) gets an
 HTML view only: its numbers formatted per column, the columns that are the same in every row
