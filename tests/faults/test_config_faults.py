@@ -141,8 +141,8 @@ CASES = [
     (
         "scaling-unknown-method",
         _set(("scaling", "sweeps", "fig3", "methods"), ["greedy"]),
-        "scaling.sweeps.fig3.methods.0",
-        "is not one of",
+        "scaling.sweeps.fig3.methods[0]",
+        "unknown scaling method 'greedy'",
     ),
     (
         "scaling-k-not-below-n",
