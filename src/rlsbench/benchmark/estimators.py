@@ -698,7 +698,7 @@ class PluginSelector(_RLSSelector):
         The method's path, on the standardised features when ``standardize``.
     scaler_ : StandardScaler or None
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (``n_features_in_``,)
         Only when X has column names.
     n_features_to_select_ : int
 

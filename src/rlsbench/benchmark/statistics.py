@@ -1,7 +1,7 @@
 """Statistics across datasets: operating points, ranks, Friedman, post-hoc and Bayesian tests,
 critical-difference diagrams and the stability of the selected sets.
 
-The comparison follows Demšar (2006) and Benavoli et al. (2017): one score per (dataset,
+The comparison follows Demšar (2006) [1]_ and Benavoli et al. (2017) [2]_: one score per (dataset,
 method) at an operating point (:func:`at_fixed_k`, :func:`at_loo_k`, :func:`auc_over_k`), the
 methods' average ranks over datasets, the Friedman test with the Nemenyi and the Holm-corrected
 pairwise Wilcoxon post-hoc tests, a critical-difference diagram, the Wilcoxon signed-rank test of
@@ -11,7 +11,7 @@ scikit-posthocs (Nemenyi, pairwise Wilcoxon with Holm's correction, the diagram;
 tidy frames and p-value matrices we have and draws the diagram the papers draw), statsmodels
 (Holm's step-down correction, through scikit-posthocs' own dependency) and baycomp (the Bayesian
 signed-rank test, by Benavoli's co-authors). The selection stability is the index of Nogueira,
-Sechidis & Brown (2018), written here from their equations, as no maintained package has it.
+Sechidis & Brown (2018) [3]_, written here from their equations, as no maintained package has it.
 
 Missing cells (a method skipped on a dataset) follow Demšar: the rank-based tests use the
 datasets every method has a score on, after dropping the methods that have no score on any

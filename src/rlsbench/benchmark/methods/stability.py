@@ -1,7 +1,7 @@
 """Stability selection with the randomised Lasso (Meinshausen and Bühlmann 2010).
 
 On each of :data:`N_SUBSAMPLES` random halves of the training split, every column is scaled by
-a weight drawn from {:data:`WEAKNESS`, 1} (the randomised Lasso: penalty λ Σ |β_j| / W_j,
+a weight drawn from {:data:`WEAKNESS`, 1} (the randomised Lasso: penalty ``λ Σ |β_j| / W_j``,
 Section 3.1), and scikit-learn's ``lasso_path`` is fitted on a grid of :data:`N_LAMBDAS` λ from
 λ_max (the smallest λ that keeps every coefficient at zero on the whole split) down to
 λ_max · :data:`LAMBDA_RATIO`. A feature's selection probability at λ is the fraction of the
