@@ -491,9 +491,9 @@ def first_page_html(
             f"confirmed (match or same conclusion), {int(items.get('contradicts', 0))} "
             f"contradicted; of {int(claims.sum())} checks of their claims in words, "
             f"{int(claims.get('match', 0) + claims.get('same conclusion', 0))} confirmed, "
-            f"{int(claims.get('contradicts', 0))} contradicted. Every row with its reason: "
-            + _category_link("Fidelity", "Fidelity")
-            + ".</p>"
+            f"{int(claims.get('contradicts', 0))} contradicted, "
+            f"{int(claims.get('inconclusive', 0))} inconclusive (within our own runs' spread). "
+            "Every row with its reason: " + _category_link("Fidelity", "Fidelity") + ".</p>"
         )
         out.append(_compact_table(counts, numeric=("tables and figures", "claim checks")))
     # speed
