@@ -76,23 +76,8 @@ def read_config_file(path) -> dict:
 
     import yaml
 
-    class _Loader(yaml.SafeLoader):
-        pass
+    from rlsbench.benchmark._yaml import repeated_key
 
-    def _mapping(loader, node, deep=False):
-        seen = set()
-        for key_node, _ in node.value:
-            key = loader.construct_object(key_node, deep=deep)
-            if key in seen:
-                mark = key_node.start_mark
-                raise ConfigError(
-                    f"config file {path}, line {mark.line + 1}, column {mark.column + 1}: "
-                    f"key {key!r} is given twice in the same mapping"
-                )
-            seen.add(key)
-        return loader.construct_mapping(node, deep=deep)
-
-    _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
     try:
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
@@ -101,8 +86,18 @@ def read_config_file(path) -> dict:
     try:
         data = json.loads(text)
     except ValueError:
+        loader = yaml.SafeLoader(text)
         try:
-            data = yaml.load(text, Loader=_Loader)  # noqa: S506 (a SafeLoader)
+            node = loader.get_single_node()
+            found = repeated_key(node)
+            if found:
+                key_path, _, second = found
+                mark = second.start_mark
+                raise ConfigError(
+                    f"config file {path}, line {mark.line + 1}, column {mark.column + 1}: "
+                    f"key {key_path[-1]!r} is given twice in the same mapping"
+                )
+            data = None if node is None else loader.construct_document(node)
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
             where = f", line {mark.line + 1}, column {mark.column + 1}" if mark else ""
@@ -110,6 +105,8 @@ def read_config_file(path) -> dict:
             raise ConfigError(f"config file {path}{where}: {what}") from None
         except yaml.YAMLError as exc:
             raise ConfigError(f"config file {path}: {exc}") from None
+        finally:
+            loader.dispose()
     if not isinstance(data, dict):
         raise ConfigError(
             f"config file {path}: holds {type(data).__name__}, not a mapping of config keys"

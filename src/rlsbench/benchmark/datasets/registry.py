@@ -17,6 +17,7 @@ from pathlib import Path
 
 import yaml
 
+from rlsbench.benchmark._yaml import repeated_key
 from rlsbench.benchmark.datasets.errors import RegistryError
 
 _PACKAGE = "rlsbench.benchmark.datasets"
@@ -220,28 +221,20 @@ def _validate(data, source, node=None) -> None:
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def _check_unique_keys(node, source, path=()) -> None:
+def _check_unique_keys(node, source) -> None:
     """A key repeated in one mapping is an error: YAML loaders keep the last value silently, so
     a second entry of one dataset (or a second ``read:``) would replace the first unseen."""
-    if isinstance(node, yaml.MappingNode):
-        seen = {}
-        for key, value in node.value:
-            name = key.value if isinstance(key, yaml.ScalarNode) else None
-            if name is not None and name in seen:
-                where = "/".join(map(str, (*path, name)))
-                raise RegistryError(
-                    f"key {where!r} appears twice (lines {seen[name] + 1} and "
-                    f"{key.start_mark.line + 1}); the second would silently replace the first: "
-                    "remove or rename one",
-                    file=source,
-                    line=key.start_mark.line + 1,
-                )
-            if name is not None:
-                seen[name] = key.start_mark.line
-            _check_unique_keys(value, source, (*path, name))
-    elif isinstance(node, yaml.SequenceNode):
-        for index, item in enumerate(node.value):
-            _check_unique_keys(item, source, (*path, index))
+    found = repeated_key(node)
+    if found:
+        path, first, second = found
+        where = "/".join(map(str, path))
+        raise RegistryError(
+            f"key {where!r} appears twice (lines {first.start_mark.line + 1} and "
+            f"{second.start_mark.line + 1}); the second would silently replace the first: "
+            "remove or rename one",
+            file=source,
+            line=second.start_mark.line + 1,
+        )
 
 
 def _read_yaml(text: str, source: str):
