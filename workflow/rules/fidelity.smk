@@ -1,19 +1,21 @@
-# Fidelity ledger (issue 17): the four papers' transcribed tables, figures and claims
-# (package data of rlsbench.studies.fidelity) joined with this run's part outputs, every row
-# judged by the rules of rlsbench.studies.fidelity.verdicts.
+# Fidelity ledger (issue 17): the papers' transcribed tables, figures and claims (package data
+# of each paper's ledger module, found by rlsbench.studies.fidelity.papers) joined with this
+# run's part outputs, every row judged by the rules of rlsbench.studies.fidelity.verdicts.
 #
 #   fidelity          {RUNDIR}/fidelity/fidelity.csv + fidelity_summary.{csv,md}
 #   fidelity_publish  copy of a run (normally config/paper.yaml) into results/paper/
 # The committed results/paper/ tree has its own ledger too:
 #   python -m rlsbench.studies.fidelity results/paper
 from rlsbench.studies.fidelity import OUTPUTS as FIDELITY_OUTPUTS
-from rlsbench.studies.fidelity import PART_FILES as FIDELITY_PART_FILES
+from rlsbench.studies.fidelity import part_files as fidelity_part_files
 
 FIDELITY_DIR = f"{RUNDIR}/fidelity"
 FIDELITY_PUBLISH_DIR = "results/paper"
 
-# What the enabled parts of this config build (nothing for a disabled part) (targets and published files): the ledger reads
-# the tables among them that it knows (PART_FILES); the rows needing the others are `not run`.
+# What the enabled parts of this config build (targets and published files; nothing for a
+# disabled part): the ledger reads the tables among them that the papers' ledgers read
+# (part_files()); the rows needing the others are `not run`. (Once each part declares its
+# Part, issue 27 item 1, this mapping comes from the installed parts.)
 FIDELITY_BUILT = {
     "main": MAIN_TARGETS,
     "scaling": [*SCALING_TARGETS, *SCALING_PUBLISHED],
@@ -23,7 +25,7 @@ FIDELITY_BUILT = {
 }
 FIDELITY_INPUTS = sorted(
     path
-    for part, rels in FIDELITY_PART_FILES.items()
+    for part, rels in fidelity_part_files().items()
     for path in (f"{RUNDIR}/{part}/{rel}" for rel in rels)
     if path in set(FIDELITY_BUILT[part])
 )

@@ -26,7 +26,7 @@ thing changed and writes a tidy CSV and a Markdown summary (with provenance) und
 Only the eigen variants run (the covariance variants make the same choices, see
 ``tests/test_ridgecv_selection.py``) and no time is recorded: these runs compare results.
 The claims are checked by the fidelity ledger's own checks
-(:data:`rlsbench.studies.fidelity.claims.CHECKS`) on each run's rows.
+(:data:`rlsbench.studies.buteneers.ledger.CHECKS`) on each run's rows.
 
 Usage::
 
@@ -152,7 +152,7 @@ def check_claims(rows):
     pandas.DataFrame
         claim, scope, holds (True / False / None), ours, reason.
     """
-    from rlsbench.studies.fidelity.claims import CHECKS
+    from rlsbench.studies.buteneers.ledger import CHECKS
     from rlsbench.studies.fidelity.ours import RunTree
 
     frame = pd.DataFrame(rows).assign(timed_out=False, cut_by_budget=False, t_opt=np.nan)

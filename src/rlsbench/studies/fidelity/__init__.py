@@ -1,11 +1,17 @@
-"""Fidelity ledger: every result of the four papers against ours, each judged.
+"""Fidelity ledger: every result of the papers against ours, each judged.
 
-The papers' numbers are transcribed once (``reported.csv``, one row per table cell, figure
-series or number stated in the text) and so are their claims in words (``claims.csv``). The
-ledger joins them with a run's outputs (``results/runs/<run>/`` or the committed
-``results/paper/``) and gives every row a verdict by the rules of
-:mod:`rlsbench.studies.fidelity.verdicts`: *match*, *same conclusion*, *contradicts*,
-*not public*, *not run*.
+This package is the framework: the verdict rules (:mod:`~rlsbench.studies.fidelity.verdicts`),
+the join (:mod:`~rlsbench.studies.fidelity.ledger`), the transcription format
+(:mod:`~rlsbench.studies.fidelity.transcription`), the investigations' format, the summary and
+the check of a text's claims. It names no paper. Each paper brings its own knowledge from its
+study package: one ledger module that defines ``LEDGER``, a :class:`PaperLedger` (the interface:
+:mod:`~rlsbench.studies.fidelity.papers`), with its numbers transcribed once as package data
+next to it (``reported.csv``, one row per table cell, figure series or number stated in the
+text; ``claims.csv``, its claims in words; ``investigations.csv``, the causes found for its
+contradictions). :func:`paper_ledgers` finds them. The ledger joins them with a run's outputs
+(``results/runs/<run>/`` or the committed ``results/paper/``) and gives every row a verdict by
+the rules of :mod:`rlsbench.studies.fidelity.verdicts`: *match*, *same conclusion*,
+*contradicts*, *not public*, *not run*.
 
     python -m rlsbench.studies.fidelity results/paper      # -> results/paper/fidelity*.{csv,md}
 
@@ -13,6 +19,7 @@ ledger joins them with a run's outputs (``results/runs/<run>/`` or the committed
 ledger's item verdicts.
 """
 
+from rlsbench.studies.fidelity.claims import ClaimChecks, Outcome
 from rlsbench.studies.fidelity.ledger import (
     LEDGER_COLUMNS,
     OUTPUTS,
@@ -21,24 +28,38 @@ from rlsbench.studies.fidelity.ledger import (
     summary_markdown,
     write_ledger,
 )
-from rlsbench.studies.fidelity.ours import PART_FILES, RunTree
+from rlsbench.studies.fidelity.ours import RunTree
+from rlsbench.studies.fidelity.papers import (
+    PaperLedger,
+    items,
+    ledger_modules,
+    paper_ledgers,
+    part_files,
+    titles,
+)
 from rlsbench.studies.fidelity.text import check_text, text_claims
-from rlsbench.studies.fidelity.transcription import ITEMS, load_claims, load_reported
+from rlsbench.studies.fidelity.transcription import load_claims, load_reported
 from rlsbench.studies.fidelity.verdicts import VERDICTS
 
 __all__ = [
-    "ITEMS",
     "LEDGER_COLUMNS",
     "OUTPUTS",
-    "PART_FILES",
     "VERDICTS",
+    "ClaimChecks",
+    "Outcome",
+    "PaperLedger",
     "RunTree",
     "build_ledger",
     "check_text",
+    "items",
+    "ledger_modules",
     "load_claims",
     "load_reported",
+    "paper_ledgers",
+    "part_files",
     "summarize",
     "summary_markdown",
     "text_claims",
+    "titles",
     "write_ledger",
 ]

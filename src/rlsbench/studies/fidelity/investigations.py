@@ -1,17 +1,18 @@
 """Why a result contradicts its paper: the causes found, each with the run that shows it.
 
-``investigations.csv`` (package data) holds one row per cause found for a contradicting item or
-claim. The ledger attaches it to every row of that scope whose verdict is *contradicts*
-(columns ``cause`` and ``evidence``), so that a reader sees, next to each contradiction, what
-differs and the run that isolates it.
+Each paper's ``investigations.csv`` (package data next to its ledger module, see
+:mod:`~rlsbench.studies.fidelity.papers`) holds one row per cause found for a contradicting
+item or claim of that paper. The ledger attaches it to every row of that scope whose verdict
+is *contradicts* (columns ``cause`` and ``evidence``), so that a reader sees, next to each
+contradiction, what differs and the run that isolates it.
 
 Columns of ``investigations.csv``
 ---------------------------------
 paper
-    ``pahikkala`` / ``buteneers`` / ``ramona`` / ``sunyao``.
+    The paper's key (``PaperLedger.paper``; a file holds its own paper's rows only).
 scope
-    A numbered item of :data:`~rlsbench.studies.fidelity.transcription.ITEMS` ("Table 5") or a
-    claim id of ``claims.csv`` ("B3").
+    A numbered item of the paper (``PaperLedger.items``: "Table 5") or a claim id of its
+    ``claims.csv`` ("B3").
 dataset
     Restricts the row to one dataset (a claim's scope or a cell's dataset); empty: all.
 cause
@@ -28,7 +29,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from rlsbench.studies.fidelity.transcription import ITEMS, _read, load_claims
+from rlsbench.studies.fidelity.papers import paper_ledgers
+from rlsbench.studies.fidelity.transcription import load_claims, read_data
 
 COLUMNS = ("paper", "scope", "dataset", "cause", "finding", "evidence")
 
@@ -46,24 +48,28 @@ CAUSES = {
 }
 
 
-def load_investigations():
-    """``investigations.csv``, checked: known papers, scopes, causes; no empty finding."""
-    frame = _read("investigations.csv", COLUMNS)
-    claims = load_claims()
-    claim_ids = set(zip(claims["paper"], claims["claim_id"]))
-    problems = []
-    for i, r in enumerate(frame.itertuples(index=False), start=2):
-        if r.paper not in ITEMS:
-            problems.append(f"line {i}: unknown paper {r.paper!r}")
-        elif r.scope not in ITEMS[r.paper] and (r.paper, r.scope) not in claim_ids:
-            problems.append(f"line {i}: {r.scope!r} is neither an item nor a claim of {r.paper}")
-        if r.cause not in CAUSES:
-            problems.append(f"line {i}: cause {r.cause!r} is not one of {', '.join(CAUSES)}")
-        if not r.finding.strip() or not r.evidence.strip():
-            problems.append(f"line {i}: finding and evidence must both be given")
+def load_investigations(ledgers=None):
+    """Every paper's ``investigations.csv`` (of ``ledgers``; None: every paper), checked:
+    scopes that are the paper's items or claims, known causes, no empty finding."""
+    ledgers = paper_ledgers() if ledgers is None else ledgers
+    frames, problems = [], []
+    for ledger in ledgers:
+        frame = read_data(ledger, "investigations.csv", COLUMNS)
+        claim_ids = set(load_claims([ledger])["claim_id"])
+        for i, r in enumerate(frame.itertuples(index=False), start=2):
+            where = f"{ledger.where('investigations.csv')} line {i}"
+            if r.scope not in ledger.items and r.scope not in claim_ids:
+                problems.append(f"{where}: {r.scope!r} is neither an item nor a claim of {r.paper}")
+            if r.cause not in CAUSES:
+                problems.append(f"{where}: cause {r.cause!r} is not one of {', '.join(CAUSES)}")
+            if not r.finding.strip() or not r.evidence.strip():
+                problems.append(f"{where}: finding and evidence must both be given")
+        frames.append(frame)
     if problems:
-        raise ValueError("investigations.csv: " + "; ".join(problems))
-    return frame
+        raise ValueError("investigations: " + "; ".join(problems))
+    if not frames:
+        return pd.DataFrame(columns=list(COLUMNS), dtype=str)
+    return pd.concat(frames, ignore_index=True)
 
 
 def _scopes(row):

@@ -1,6 +1,8 @@
 """The fidelity ledger: the papers' reported numbers and claims joined with ours, each judged.
 
-:func:`build_ledger` reads a tree of part outputs (``results/paper`` or a run folder) and
+The papers are those of :func:`~rlsbench.studies.fidelity.papers.paper_ledgers`: each brings
+its transcribed numbers, its reader of our numbers and its claim checks. :func:`build_ledger`
+reads a tree of part outputs (``results/paper`` or a run folder) and
 returns one row per transcribed cell or series (level ``cell`` / ``series``), per scope of a
 checked claim (``claim``) and per numbered table or figure (``item``); the verdicts follow
 :mod:`rlsbench.studies.fidelity.verdicts`, and
@@ -18,13 +20,12 @@ from pathlib import Path
 import pandas as pd
 
 from rlsbench.benchmark._io import atomic_path, atomic_write_text
-from rlsbench.studies.fidelity import claims as claim_checks
+from rlsbench.studies.fidelity.claims import Outcome
 from rlsbench.studies.fidelity.investigations import attach
 from rlsbench.studies.fidelity.ours import RunTree, read_ours
+from rlsbench.studies.fidelity.papers import paper_ledgers
 from rlsbench.studies.fidelity.transcription import (
-    ITEMS,
     KEY,
-    PAPERS,
     claim_items,
     load_claims,
     load_reported,
@@ -93,33 +94,38 @@ def join(reported, ours):
     return joined.assign(ours_note=notes)
 
 
-def run_claims(tree, claims=None):
-    """One row per (claim, scope): the check's outcome and its verdict."""
-    claims = load_claims() if claims is None else claims
+def run_claims(tree, ledgers=None):
+    """One row per (claim, scope): the check's outcome and its verdict, for every claim of
+    ``ledgers`` (None: every paper's) in the order of their ``claims.csv``."""
+    ledgers = paper_ledgers() if ledgers is None else ledgers
     rows = []
-    for c in claims.itertuples(index=False):
-        if c.availability == "not public":
-            outcomes = [claim_checks.Outcome("", None, "", "the paper's data are not public")]
-        elif c.claim_id in claim_checks.CHECKS:
-            outcomes = claim_checks.CHECKS[c.claim_id](tree)
-        else:
-            raise ValueError(f"claims.csv: claim {c.claim_id} has no check in claims.py")
-        for o in outcomes:
-            verdict = claim_verdict(o.holds, c.availability)
-            rows.append(
-                dict(
-                    level="claim",
-                    paper=c.paper,
-                    item=c.items,
-                    row=o.scope,
-                    reported=c.claim,
-                    ours=o.ours,
-                    verdict=verdict,
-                    reason=o.reason,
-                    claim_id=c.claim_id,
-                    source=c.where,
+    for ledger in ledgers:
+        for c in load_claims([ledger]).itertuples(index=False):
+            if c.availability == "not public":
+                outcomes = [Outcome("", None, "", "the paper's data are not public")]
+            elif c.claim_id in ledger.checks:
+                outcomes = ledger.checks[c.claim_id](tree)
+            else:
+                raise ValueError(
+                    f"{ledger.where('claims.csv')}: claim {c.claim_id} has no check in the "
+                    f"paper's ledger module (PaperLedger.checks of {ledger.paper!r})"
                 )
-            )
+            for o in outcomes:
+                verdict = claim_verdict(o.holds, c.availability)
+                rows.append(
+                    dict(
+                        level="claim",
+                        paper=c.paper,
+                        item=c.items,
+                        row=o.scope,
+                        reported=c.claim,
+                        ours=o.ours,
+                        verdict=verdict,
+                        reason=o.reason,
+                        claim_id=c.claim_id,
+                        source=c.where,
+                    )
+                )
     return pd.DataFrame(rows)
 
 
@@ -139,11 +145,12 @@ def build_ledger(root, only=None):
         Columns :data:`LEDGER_COLUMNS`, one row per item, transcribed row and claim scope.
     """
     tree = RunTree(root, only)
-    reported = load_reported()
-    joined = cell_verdicts(join(reported, read_ours(tree)))
-    claim_rows = run_claims(tree)
+    ledgers = paper_ledgers()
+    reported = load_reported(ledgers)
+    joined = cell_verdicts(join(reported, read_ours(tree, ledgers)))
+    claim_rows = run_claims(tree, ledgers)
 
-    links = claim_items(load_claims())
+    links = claim_items(load_claims(ledgers))
     item_claims = claims_per_item(claim_rows, links, reported)
 
     verdicts, reasons = joined["verdict"].to_list(), joined["reason"].to_list()
@@ -194,8 +201,9 @@ def build_ledger(root, only=None):
     )
 
     blocks = []
-    for paper, items in ITEMS.items():
-        for item in items:
+    for ledger in ledgers:
+        paper = ledger.paper
+        for item in ledger.items:
             rows = cells[(cells["paper"] == paper) & (cells["item"] == item)]
             claims_here = item_claims.get((paper, item), [])
             verdict, detail = roll_up(rows["verdict"].to_list(), [v for _, _, v in claims_here])
@@ -219,7 +227,7 @@ def build_ledger(root, only=None):
                             verdict=verdict,
                             reason=detail,
                             claim_id=";".join(ids),
-                            source=PAPERS[paper],
+                            source=ledger.title,
                         )
                     ]
                 )
@@ -307,7 +315,7 @@ def summarize(ledger):
         lv = ledger[ledger["level"] == level]
         if lv.empty:
             continue
-        for paper in [*ITEMS, "all"]:
+        for paper in [*(ledger.paper for ledger in paper_ledgers()), "all"]:
             sub = lv if paper == "all" else lv[lv["paper"] == paper]
             counts = sub["verdict"].value_counts()
             rows.append(

@@ -5,9 +5,9 @@ item's ledger verdict: *match* or *same conclusion*. A line that calls it regene
 least have run it: any verdict but *not run* and *not public*. :func:`text_claims` finds such
 lines, :func:`check_text` returns them with the verdict and whether they may stand.
 
-Which paper an item name ("Table 1" exists in three papers) belongs to comes from the argument
-``paper`` or, line by line, from the last Markdown heading that names one of the papers'
-first authors (Pahikkala, Buteneers, Ramona, Sun & Yao).
+Which paper an item name ("Table 1" exists in several papers) belongs to comes from the
+argument ``paper`` or, line by line, from the last Markdown heading that names exactly one
+paper (matches its ``PaperLedger.heading``, :mod:`~rlsbench.studies.fidelity.papers`).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import re
 
 import pandas as pd
 
+from rlsbench.studies.fidelity.papers import paper_ledgers
 from rlsbench.studies.fidelity.verdicts import GOOD
 
 #: Words that call an item reproduced (kind "reproduced") or merely run again ("regenerated").
@@ -33,12 +34,13 @@ NEGATION = re.compile(
 #: Clauses of a line: a claim word speaks for the items of its own clause ("Tables 3-6
 #: regenerated; Table 5 reproduced" claims only Table 5). "Fig. 4" is not a sentence end.
 CLAUSE = re.compile(r";|\.\s+(?=[A-Z])")
-PAPER_NAMES = {
-    "pahikkala": re.compile(r"pahikkala|greedy rls paper", re.IGNORECASE),
-    "buteneers": re.compile(r"buteneers", re.IGNORECASE),
-    "ramona": re.compile(r"ramona", re.IGNORECASE),
-    "sunyao": re.compile(r"sun\s*(&|and)\s*yao", re.IGNORECASE),
-}
+
+
+def paper_names():
+    """Paper -> the compiled pattern of a heading that names it (``PaperLedger.heading``)."""
+    return {ledger.paper: re.compile(ledger.heading, re.IGNORECASE) for ledger in paper_ledgers()}
+
+
 _ROMAN = {"I": 1, "V": 5, "X": 10}
 _NUM = r"(?:\d+|[IVX]+)"
 ITEM_REF = re.compile(
@@ -91,9 +93,10 @@ def text_claims(text, paper=None):
         has a non-negated claim word. ``paper`` is None where no paper is in context.
     """
     rows, current = [], paper
+    names = paper_names() if paper is None else {}
     for number, block, is_heading in _paragraphs(text):
         if paper is None and is_heading:
-            named = [p for p, rx in PAPER_NAMES.items() if rx.search(block)]
+            named = [p for p, rx in names.items() if rx.search(block)]
             if len(named) == 1:
                 current = named[0]
         for clause in CLAUSE.split(block):

@@ -1,15 +1,17 @@
-"""The papers' reported numbers and claims, as transcribed once into package data.
+"""The transcription format: the papers' reported numbers and claims, as package data.
 
-``reported.csv`` holds one row per table cell, figure series or number stated in the text of
-the four papers; ``claims.csv`` one row per claim the papers make in words. This module loads
-them, states their schema, and lists the numbered tables and figures of each paper
-(:data:`ITEMS`) so that a test can check that every one of them is transcribed.
+Every paper's ledger module (:mod:`~rlsbench.studies.fidelity.papers`) has, next to it,
+``reported.csv`` (one row per table cell, figure series or number stated in the text of the
+paper) and ``claims.csv`` (one row per claim the paper makes in words). This module states
+their schema and loads them, every paper's rows in the order of
+:func:`~rlsbench.studies.fidelity.papers.ledger_modules`; a test checks that every numbered
+table and figure of a paper (its ``PaperLedger.items``) is transcribed.
 
 Columns of ``reported.csv``
 ---------------------------
 paper, item
-    ``pahikkala`` / ``buteneers`` / ``ramona`` / ``sunyao`` and the paper's own name of the
-    table or figure ("Table 5", "Fig. 4", "Table VII").
+    The paper's key (``PaperLedger.paper``; a file holds its own paper's rows only) and the
+    paper's own name of the table or figure ("Table 5", "Fig. 4", "Table VII").
 kind
     ``cell`` (a number: a table cell, or a value the text states about a figure) or
     ``series`` (a figure's curve; its value is empty when the text gives no number).
@@ -42,29 +44,10 @@ from __future__ import annotations
 
 import math
 import re
-from importlib import resources
 
 import pandas as pd
 
-#: The numbered tables and figures of each paper; every one has rows in ``reported.csv``.
-ITEMS = {
-    "pahikkala": ("Table 1", *(f"Fig. {i}" for i in range(1, 16))),
-    "buteneers": tuple(f"Table {i}" for i in range(1, 7)),
-    "ramona": (
-        *(f"Table {r}" for r in ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX")),
-        *(f"Fig. {i}" for i in range(1, 7)),
-    ),
-    "sunyao": ("Table 1", "Fig. 1"),
-}
-
-#: Full references of the four papers (keys of the ``paper`` column).
-PAPERS = {
-    "pahikkala": "Pahikkala, Airola & Salakoski, Linear time feature selection for RLS (2010)",
-    "buteneers": "Buteneers et al., Optimized parameter search ... for ridge regression (2011)",
-    "ramona": "Ramona, Richard & David, Multiclass feature selection with kernel "
-    "Gram-matrix-based criteria (IEEE TNNLS 2012)",
-    "sunyao": "Sun & Yao, Efficient forward regression with marginal likelihood (ESANN 2006)",
-}
+from rlsbench.studies.fidelity.papers import paper_ledgers
 
 REPORTED_COLUMNS = (
     "paper",
@@ -160,17 +143,41 @@ def _parse_number(text):
     return float(mantissa) * scale, 0.5 * 10.0**-decimals * scale
 
 
-def _read(name, columns):
-    with resources.files(__package__).joinpath(name).open(encoding="utf-8") as fh:
+def read_data(ledger, name, columns):
+    """One transcription file of one paper (a :class:`~rlsbench.studies.fidelity.papers.
+    PaperLedger`), as strings, its ``columns`` only; every row must be that paper's."""
+    with ledger.data_file(name).open(encoding="utf-8") as fh:
         frame = pd.read_csv(fh, dtype=str, keep_default_na=False)
+    where = ledger.where(name)
     missing = [c for c in columns if c not in frame.columns]
     if missing:
-        raise ValueError(f"{name}: missing column(s) {', '.join(missing)}")
+        raise ValueError(f"{where}: missing column(s) {', '.join(missing)}")
+    others = [
+        f"line {i} ({p!r})" for i, p in enumerate(frame["paper"], start=2) if p != ledger.paper
+    ]
+    if others:
+        raise ValueError(
+            f"{where}: rows of another paper than {ledger.paper!r}: {', '.join(others)}"
+        )
     return frame[list(columns)]
 
 
-def load_reported():
+def _read_all(name, columns, ledgers):
+    ledgers = paper_ledgers() if ledgers is None else ledgers
+    frames = [read_data(ledger, name, columns) for ledger in ledgers]
+    if not frames:
+        return pd.DataFrame(columns=list(columns), dtype=str)
+    return pd.concat(frames, ignore_index=True)
+
+
+def load_reported(ledgers=None):
     """``reported.csv`` with ``value``, ``spread``, ``n_reps`` as floats and ``precision`` added.
+
+    Parameters
+    ----------
+    ledgers : sequence of PaperLedger or None
+        The papers whose rows are read (a paper's own module passes its ``LEDGER``); None:
+        every paper's.
 
     Returns
     -------
@@ -178,7 +185,7 @@ def load_reported():
         One row per transcribed cell or series; columns :data:`REPORTED_COLUMNS` and
         ``precision`` (half a unit of the last printed digit, NaN for series without a value).
     """
-    frame = _read("reported.csv", REPORTED_COLUMNS)
+    frame = _read_all("reported.csv", REPORTED_COLUMNS, ledgers)
     for col in ("value", "spread", "n_reps"):
         frame[col] = pd.to_numeric(frame[col].replace("", math.nan))
     frame["precision"] = [
@@ -187,9 +194,10 @@ def load_reported():
     return frame
 
 
-def load_claims():
-    """``claims.csv``: one row per claim in words (``items`` is ``;``-separated)."""
-    return _read("claims.csv", CLAIM_COLUMNS)
+def load_claims(ledgers=None):
+    """``claims.csv``: one row per claim in words (``items`` is ``;``-separated), of
+    ``ledgers`` (None: every paper)."""
+    return _read_all("claims.csv", CLAIM_COLUMNS, ledgers)
 
 
 def claim_items(claims):

@@ -67,8 +67,8 @@ def protocol_table(runs: Path, paper: Path) -> pd.DataFrame:
 
 def claim_p7(runs: Path, paper: Path) -> pd.DataFrame:
     """Claim P7 (greedy RLS above random selection) on german.numer, per variant."""
-    from rlsbench.studies.fidelity.claims import CHECKS
     from rlsbench.studies.fidelity.ours import RunTree
+    from rlsbench.studies.main.ledger import CHECKS
 
     rows = []
     for name, std, bias in VARIANTS:

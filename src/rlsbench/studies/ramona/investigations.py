@@ -899,16 +899,17 @@ def _stopping_text(frame, command, paper_rows=None):
 def _table7_with(rows, experiment):
     """Table VII's Section V-C shares (as the ledger computes them from the paper run) with
     the paper run's rows of ``experiment`` replaced by ``rows``."""
-    from rlsbench.studies.fidelity.ours import RunTree, _ramona_table7, ramona_realdata
+    from rlsbench.studies.fidelity.ours import RunTree
+    from rlsbench.studies.ramona.ledger import realdata, table7_rows
     from rlsbench.studies.ramona.report import summarize
 
-    real = ramona_realdata(RunTree(REPO / "results/paper"))
+    real = realdata(RunTree(REPO / "results/paper"))
     if real is None:
         return "no paper run to rank against"
     keys = ["experiment", "dataset", "kernel", "method", "n_selected"]
     swap = summarize(rows, keys).assign(item="Table V")
     real = pd.concat([real[real["experiment"] != experiment], swap], ignore_index=True)
-    t7 = pd.DataFrame(_ramona_table7(real))
+    t7 = pd.DataFrame(table7_rows(real))
     t7 = t7[t7["dataset"] == "section-v-c"].pivot_table(
         index="method", columns="metric", values="ours_value"
     )
@@ -949,10 +950,10 @@ def _sas_significant(ours, others, D_full):
 # ---------------------------------------------------------------------------------------------
 def paper_self_check(section=None, data_dir=None, *, repeats=None, n_jobs=1, seed=0):
     """R25 and the Table VII (Section V-C) ranks computed on the paper's own numbers."""
-    from rlsbench.studies.fidelity.ours import _rank_rows
     from rlsbench.studies.fidelity.transcription import load_reported
+    from rlsbench.studies.ramona.ledger import LEDGER, rank_rows
 
-    rep = load_reported()
+    rep = load_reported([LEDGER])
     rep = rep[rep["paper"] == "ramona"]
     rows = []
     # R25: GMKL against the best proposed method, per dataset and S (Table VI accuracies)
@@ -982,7 +983,7 @@ def paper_self_check(section=None, data_dir=None, *, repeats=None, n_jobs=1, see
         for _, g in t.groupby(["dataset", "setting"]):
             err = g["value"] if item != "Table VI" else 100.0 - g["value"]
             cases.append(pd.DataFrame({"method": g["method"].to_numpy(), "mean": err.to_numpy()}))
-    ranks = pd.DataFrame(_rank_rows("Section V-C", "section-v-c", cases, ("sas", "scss", "kfds"),
+    ranks = pd.DataFrame(rank_rows("Section V-C", "section-v-c", cases, ("sas", "scss", "kfds"),
                                     "mean"))  # fmt: skip
     for _, r in ranks.iterrows():
         rows.append(
@@ -997,9 +998,10 @@ def paper_self_check(section=None, data_dir=None, *, repeats=None, n_jobs=1, see
 def _table7_swaps(rep):
     """Table VII's Section V-C shares from our Tables IV-VI (the committed paper run), and with
     one proposed method's numbers replaced by the paper's: which method's numbers move them."""
-    from rlsbench.studies.fidelity.ours import RunTree, _ramona_table7, ramona_realdata
+    from rlsbench.studies.fidelity.ours import RunTree
+    from rlsbench.studies.ramona.ledger import realdata, table7_rows
 
-    real = ramona_realdata(RunTree(REPO / "results/paper"))
+    real = realdata(RunTree(REPO / "results/paper"))
     if real is None:
         return []
     printed = {}
@@ -1022,7 +1024,7 @@ def _table7_swaps(rep):
                 key = (r["item"], r["dataset"], swapped, where)
                 if key in printed:
                     r2.loc[i, "mean"] = printed[key]
-        t7 = pd.DataFrame(_ramona_table7(r2))
+        t7 = pd.DataFrame(table7_rows(r2))
         for _, r in t7[t7["dataset"] == "section-v-c"].iterrows():
             rows.append(
                 dict(check="Table VII", dataset="section-v-c", setting=r["metric"],
