@@ -6,8 +6,10 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from rlsbench.studies.fidelity.claims import CHECKS
-from rlsbench.studies.fidelity.ours import RunTree
+from rlsbench.studies.fidelity import RunTree, paper_ledgers
+
+#: Every paper's claim checks (claim ids are unique across the papers).
+CHECKS = {cid: check for ledger in paper_ledgers() for cid, check in ledger.checks.items()}
 
 
 def write(tmp_path, part, rel, rows):

@@ -10,19 +10,22 @@ import pandas as pd
 import pytest
 
 from rlsbench.studies.fidelity import (
-    ITEMS,
     LEDGER_COLUMNS,
     OUTPUTS,
     VERDICTS,
     build_ledger,
+    items,
     load_claims,
     load_reported,
+    part_files,
     summarize,
     summary_markdown,
 )
 from rlsbench.studies.fidelity.__main__ import main
-from rlsbench.studies.fidelity.ours import PART_FILES
 from rlsbench.studies.fidelity.transcription import KEY
+
+ITEMS = items()
+PART_FILES = part_files()
 
 REPO = Path(__file__).resolve().parents[1]
 PAPER = REPO / "results" / "paper"
