@@ -1,8 +1,9 @@
-"""The three floors (numerics < benchmark library < studies) hold: no import points upward.
+"""The three floors (numerics < benchmark library < studies) hold: no import points upward;
+and the paper packages (studies main, scaling, buteneers, ramona, sunyao) stay apart.
 
-The contract is declared once in ``pyproject.toml`` (``[tool.importlinter]``) and checked here
-with import-linter, on the package as it is and on a copy with one upward import added (so the
-check is seen to fail where it should).
+The contracts are declared once in ``pyproject.toml`` (``[tool.importlinter]``) and checked here
+with import-linter, on the package as it is and on a copy with one upward or cross-paper import
+added (so each check is seen to fail where it should, naming the import).
 """
 
 from __future__ import annotations
@@ -34,10 +35,23 @@ def _lint_imports(src: Path, config: Path) -> subprocess.CompletedProcess:
     )
 
 
-def test_the_layer_contract_is_kept():
+def _planted(tmp_path: Path, module: str, line: str) -> Path:
+    """A copy of the package tree with ``line`` appended to ``module``; its ``src`` folder."""
+    src = tmp_path / "src"
+    shutil.copytree(
+        REPO / "src" / "rlsbench", src / "rlsbench", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    target = src / "rlsbench" / module
+    target.write_text(target.read_text() + f"\n{line}  # deliberate violation\n")
+    return src
+
+
+def test_the_contracts_are_kept():
     result = _lint_imports(REPO / "src", REPO / "pyproject.toml")
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "1 kept, 0 broken" in result.stdout
+    assert "numerics < benchmark library < studies KEPT" in result.stdout
+    assert "paper packages are independent KEPT" in result.stdout
+    assert "2 kept, 0 broken" in result.stdout
 
 
 @pytest.mark.parametrize(
@@ -49,12 +63,44 @@ def test_the_layer_contract_is_kept():
     ],
 )
 def test_an_upward_import_breaks_the_contract(tmp_path, module, upward_import):
-    src = tmp_path / "src"
-    shutil.copytree(
-        REPO / "src" / "rlsbench", src / "rlsbench", ignore=shutil.ignore_patterns("__pycache__")
-    )
-    target = src / "rlsbench" / module
-    target.write_text(target.read_text() + f"\n{upward_import}  # deliberate violation\n")
-    result = _lint_imports(src, REPO / "pyproject.toml")
+    result = _lint_imports(_planted(tmp_path, module, upward_import), REPO / "pyproject.toml")
     assert result.returncode != 0
-    assert "BROKEN" in result.stdout or "broken" in result.stdout
+    assert "numerics < benchmark library < studies BROKEN" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "cross_import", "importer", "imported"),
+    [
+        (
+            "studies/sunyao/experiments.py",
+            "from rlsbench.studies.ramona import experiments",
+            "rlsbench.studies.sunyao.experiments",
+            "rlsbench.studies.ramona.experiments",
+        ),
+        # the greedy RLS paper's two parts stay apart too: its ledger reads scaling's tables
+        (
+            "studies/main/ledger.py",
+            "import rlsbench.studies.scaling.experiment",
+            "rlsbench.studies.main.ledger",
+            "rlsbench.studies.scaling.experiment",
+        ),
+        # a paper's knowledge imported by the framework ties every paper that uses the
+        # framework to that one (an indirect import)
+        (
+            "studies/fidelity/ours.py",
+            "import rlsbench.studies.ramona.ledger",
+            "rlsbench.studies.fidelity.ours",
+            "rlsbench.studies.ramona.ledger",
+        ),
+    ],
+)
+def test_a_cross_paper_import_breaks_the_independence_contract(
+    tmp_path, module, cross_import, importer, imported
+):
+    result = _lint_imports(_planted(tmp_path, module, cross_import), REPO / "pyproject.toml")
+    assert result.returncode != 0
+    assert "paper packages are independent BROKEN" in result.stdout
+    assert "numerics < benchmark library < studies KEPT" in result.stdout
+    # the report names the planted import (rich may wrap its line: compare without spaces)
+    report = "".join(result.stdout.split())
+    assert f"{importer}->{imported}" in report, result.stdout
