@@ -246,9 +246,9 @@ def claims_per_item(claim_rows, links, reported):
     """(paper, item) -> (claim_id, scope, verdict) of the claim scopes that speak to that item.
 
     A claim checked per data set (its scopes are data sets of its items) counts for an item
-    only through the scopes on that item's data sets: Fig. 4 (adult) gets the adult outcome of
-    P7, not the german.numer one. Other scopes (a kernel, "all tasks") count for every item the
-    claim names.
+    only through the scopes on that item's data sets: a figure of data set A gets the claim's
+    outcome on A, not its outcome on B. Other scopes (a kernel, "all tasks") count for every
+    item the claim names.
     """
     datasets = reported.groupby(["paper", "item"])["dataset"].apply(set).to_dict()
     out = {}
@@ -271,7 +271,7 @@ def claims_per_item(claim_rows, links, reported):
 
 
 def _contradicting(rows, claims_here, most=6):
-    """'; contradicted: claims P7 (german.numer); cells: australian #instances, …'."""
+    """'; contradicted: claims C7 (dataset-a); cells: dataset-b #instances, …'."""
     bad_claims = sorted(
         {
             f"{cid} ({scope})" if scope else cid
