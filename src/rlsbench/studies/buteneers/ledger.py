@@ -66,6 +66,8 @@ def cut_by_budget(res):
 
 
 def our_numbers(tree):
+    """Our Tables 3, 5 and 6 (errors, removed features, times, condition numbers), from
+    the ``buteneers`` part's results table, keyed like ``reported.csv``."""
     res = tree.table("buteneers", "results.csv")
     rows = []
     if res is None:

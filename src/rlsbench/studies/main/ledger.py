@@ -47,6 +47,8 @@ PAHIKKALA_FIGS = {
 
 
 def our_numbers(tree):
+    """Our Table 1 sizes, Figs. 1-3 growth exponents and times (scaling part), Figs. 4-15
+    curves (main part), keyed like ``reported.csv``."""
     rows = []
     checks, summary = (
         tree.table("main", "tables/paper_checks.csv"),
