@@ -169,3 +169,26 @@ def test_a_bad_option_of_a_runner_is_refused_naming_it(problem, monkeypatch):
             n_lambdas=N_LAMBDAS,
             seed=SEED,
         )
+
+
+def test_ridge_kfold_selects_nothing_so_the_protocol_and_scaling_refuse_it():
+    from rlsbench.benchmark.config import ConfigError
+    from rlsbench.studies.main.config import check
+    from rlsbench.studies.scaling.experiment import check_method
+
+    main = {"datasets": [], "methods": ["greedy_rls", "ridge_kfold"], "k_max_per_dataset": {}}
+    with pytest.raises(ConfigError, match=r"main.methods\[1\]: method 'ridge_kfold' runs on no"):
+        check(dict(main, k_max=5), {})
+    with pytest.raises(ConfigError, match="'ridge_kfold' runs on no protocol targets"):
+        check_method("ridge_kfold", "scaling.sweeps.x.methods[0]")
+    with pytest.raises(MethodPluginError, match="selects no features"):
+        get_method("ridge_kfold").select(
+            np.zeros((4, 2)),
+            np.zeros(4),
+            alpha=1.0,
+            k=1,
+            criterion="squared",
+            bias=0.0,
+            seed=0,
+            n_jobs=1,
+        )
