@@ -13,7 +13,8 @@ import yaml
 
 from rlsbench.benchmark.config import ConfigError, validate_section
 from rlsbench.benchmark.methods.kfold import covariance_time_estimate
-from rlsbench.numerics.ridgecv.elm import ELMFeatures, independent_columns
+from rlsbench.estimators import ELMFeatures
+from rlsbench.numerics.ridgecv.elm import independent_columns
 from rlsbench.numerics.ridgecv.ffs_bfs import backward_selection, forward_selection
 from rlsbench.numerics.ridgecv.kfold_lambda import fold_statistics, lambda_grid, make_folds
 from rlsbench.studies.buteneers.experiment import TIMING_COLUMNS, run_task
