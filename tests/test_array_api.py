@@ -9,7 +9,7 @@ import sklearn
 from test_rls import CASES, _brute_force_loo, _direct_ridge, _problem
 from test_selection_exact import SWEEP, K, direct_ridge, make_problem
 
-from rlsbench.benchmark.estimators import GreedyRLS, LowRankLSSVM, RandomSelector, WrapperRLS
+from rlsbench.estimators import GreedyRLS, LowRankLSSVM, RandomSelector, WrapperRLS
 from rlsbench.numerics.rls import choose_alpha, loo_grid, ridge_prefix_path
 from rlsbench.numerics.selection import greedy as greedy_module
 from rlsbench.numerics.selection import (
@@ -246,7 +246,7 @@ from sklearn.utils.estimator_checks import (
     check_array_api_input,
     check_array_api_same_namespace,
 )
-from rlsbench.benchmark.estimators import GreedyRLS
+from rlsbench.estimators import GreedyRLS
 
 for est in (GreedyRLS(), GreedyRLS(alpha="loo", criterion="zero_one")):
     for dtype in ("float64", "float32"):

@@ -12,14 +12,12 @@ import pytest
 import yaml
 
 from rlsbench.benchmark.config import ConfigError, validate_section
-from rlsbench.numerics.ridgecv.elm import ELMFeatures, independent_columns
+from rlsbench.benchmark.methods.kfold import covariance_time_estimate
+from rlsbench.estimators import ELMFeatures
+from rlsbench.numerics.ridgecv.elm import independent_columns
 from rlsbench.numerics.ridgecv.ffs_bfs import backward_selection, forward_selection
 from rlsbench.numerics.ridgecv.kfold_lambda import fold_statistics, lambda_grid, make_folds
-from rlsbench.studies.buteneers.experiment import (
-    TIMING_COLUMNS,
-    covariance_time_estimate,
-    run_task,
-)
+from rlsbench.studies.buteneers.experiment import TIMING_COLUMNS, run_task
 from rlsbench.studies.buteneers.inputs import onehot_groups, ordinal_categoricals
 
 REPO = Path(__file__).resolve().parents[1]

@@ -5,22 +5,15 @@ import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 from threadpoolctl import threadpool_limits
 
+from rlsbench.estimators import AROM, KFDS, R2W2, SAS, SCSS, SFS, SVMRFE, FisherScore
 from rlsbench.numerics.kernel.alignment import encode_labels
 from rlsbench.numerics.kernel.kernels import ScaledKernel
 from rlsbench.numerics.kernel.selectors import (
-    KFDS,
-    SAS,
-    SCSS,
-    SFS,
-    FisherScore,
     criterion_value_grad,
     fisher_scores,
     scale_factor_ascent,
 )
 from rlsbench.numerics.kernel.wrappers import (
-    AROM,
-    R2W2,
-    SVMRFE,
     enclosing_ball,
     joachims_C,
     radius_margin_value_grad,

@@ -5,6 +5,7 @@ import pytest
 from scipy.linalg import cho_factor, cho_solve
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+from rlsbench.estimators import ForwardMarglikRegressor, RVMRegressor
 from rlsbench.numerics.marglik import (
     forward_marglik,
     forward_marglik_lowrank,
@@ -12,7 +13,6 @@ from rlsbench.numerics.marglik import (
     marginal_loss,
     pivoted_cholesky,
 )
-from rlsbench.numerics.marglik.models import ForwardMarglikRegressor, RVMRegressor
 from rlsbench.numerics.marglik.rvm import BudgetExceeded, rvm_fast, rvm_tipping
 
 

@@ -132,8 +132,8 @@ def test_grid_edges_names_boundary_choices_but_not_a_k_max_that_allows_every_vec
 
 
 def test_cv_forward_fits_capped_k_max_once_with_the_scores_of_a_direct_fit():
+    from rlsbench.estimators import ForwardMarglikRegressor
     from rlsbench.numerics.marglik.hyper import _folds, cv_forward
-    from rlsbench.numerics.marglik.models import ForwardMarglikRegressor
 
     X, y = make_sinc(50, seed=2)  # 40 training examples per fold: k_max 40 and 80 coincide
     best, rows = cv_forward(X, y, [0.5], [1e-2], [10, 40, 80], sigma2=0.01, seed=1)

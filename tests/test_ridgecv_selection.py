@@ -8,10 +8,10 @@ import pytest
 from sklearn.metrics.pairwise import rbf_kernel
 
 from rlsbench.benchmark.methods import get_method
+from rlsbench.estimators import ELMFeatures, NystromFeatures
 from rlsbench.numerics.ridgecv.baselines import lars_ranking, op_lr, op_rr
-from rlsbench.numerics.ridgecv.elm import ELMFeatures
 from rlsbench.numerics.ridgecv.ffs_bfs import VARIANTS, backward_selection, forward_selection
-from rlsbench.numerics.ridgecv.fixed_size_lssvm import NystromFeatures, renyi_prototypes
+from rlsbench.numerics.ridgecv.fixed_size_lssvm import renyi_prototypes
 from rlsbench.numerics.ridgecv.kfold_lambda import (
     cv_errors_covariance,
     cv_errors_naive,

@@ -298,7 +298,7 @@ def test_a_single_class_is_refused_under_the_zero_one_criterion(name):
 
 
 def test_the_estimator_refuses_a_single_class():
-    from rlsbench.benchmark.estimators import GreedyRLS
+    from rlsbench.estimators import GreedyRLS
 
     X, _ = _regression_problem(1.0)
     with pytest.raises(ValueError, match=r"y has a single class \(1\.0\): classification") as info:

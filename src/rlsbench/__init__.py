@@ -5,26 +5,57 @@ from rlsbench.numerics.path import SelectionPath
 
 __version__ = "0.1.0"
 
-__all__ = [
+#: The estimators of :mod:`rlsbench.estimators` (its ``__all__``), also importable from here.
+_ESTIMATORS = (
+    "AROM",
+    "ELMFeatures",
+    "FisherScore",
+    "ForwardMarglikRegressor",
     "GreedyRLS",
+    "KFDS",
     "LowRankLSSVM",
+    "NystromFeatures",
     "PluginSelector",
+    "R2W2",
+    "RVMRegressor",
+    "RandomSelector",
+    "SAS",
+    "SCSS",
+    "SFS",
+    "SVMRFE",
+    "WrapperRLS",
+)
+
+__all__ = [
+    "AROM",
+    "ELMFeatures",
+    "FisherScore",
+    "ForwardMarglikRegressor",
+    "GreedyRLS",
+    "KFDS",
+    "LowRankLSSVM",
+    "NystromFeatures",
+    "PluginSelector",
+    "R2W2",
     "RLSBenchError",
     "RLSBenchWarning",
+    "RVMRegressor",
     "RandomSelector",
+    "SAS",
+    "SCSS",
+    "SFS",
+    "SVMRFE",
     "SelectionPath",
     "WrapperRLS",
     "__version__",
 ]
-
-_ESTIMATORS = ("GreedyRLS", "LowRankLSSVM", "PluginSelector", "RandomSelector", "WrapperRLS")
 
 
 def __getattr__(name):
     # The estimators pull in scikit-learn; import them on first use so that light modules
     # (rlsbench.numerics.path, rlsbench.benchmark._io) stay cheap to import in workflow scripts.
     if name in _ESTIMATORS:
-        from rlsbench.benchmark import estimators
+        from rlsbench import estimators
 
         return getattr(estimators, name)
     raise AttributeError(f"module 'rlsbench' has no attribute {name!r}")

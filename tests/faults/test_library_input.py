@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rlsbench.benchmark.estimators import GreedyRLS
+from rlsbench.estimators import GreedyRLS
 from rlsbench.numerics import rls
 from rlsbench.numerics.marglik import forward_marglik
 from rlsbench.numerics.ridgecv.kfold_lambda import make_folds, search_lambda

@@ -12,8 +12,7 @@ import pytest
 
 from rlsbench.benchmark.methods import SelectionSizeError, get_method, method_names
 from rlsbench.benchmark.protocol import standardize
-from rlsbench.numerics.kernel.selectors import SCSS
-from rlsbench.numerics.kernel.wrappers import R2W2, SVMRFE
+from rlsbench.estimators import R2W2, SCSS, SVMRFE
 
 N_FEATURES = 6
 CONSTANT, ORIGINAL, DUPLICATE = 2, 1, 4

@@ -17,7 +17,7 @@ import array_api_strict
 import numpy as np
 import pytest
 
-from rlsbench.benchmark.estimators import GreedyRLS
+from rlsbench.estimators import GreedyRLS
 from rlsbench.numerics.criteria import loo_mse
 from rlsbench.numerics.rls import loo_residuals, ridge_prefix_path
 from rlsbench.numerics.selection import (

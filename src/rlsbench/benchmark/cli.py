@@ -384,7 +384,8 @@ def _methods_list(args) -> int:
         except MethodPluginError as exc:
             failed.append(str(exc))
             continue
-        rows.append((name, where, ",".join(method.tasks), method.description))
+        # tasks=(): a method that selects nothing, run only by a study (e.g. its K-fold runner)
+        rows.append((name, where, ",".join(method.tasks) or "-", method.description))
     widths = [max(len(r[i]) for r in rows) for i in range(3)]
     for row in rows:
         print("  ".join(c.ljust(w) for c, w in zip(row[:3], widths)) + "  " + row[3])

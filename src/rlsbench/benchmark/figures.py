@@ -118,6 +118,9 @@ METHOD_STYLES: dict[str, dict[str, object]] = {
     "lars": {"color": _CYAN, "marker": "*", "linestyle": _SOLID},
     "op_lr": {"color": _BROWN, "marker": "*", "linestyle": _DOTTED},
     "op_rr": {"color": _PURPLE, "marker": "*", "linestyle": _DASHED},
+    # the plugins behind the RR and OP columns (one plugin, several columns: a style of its own)
+    "ridge_kfold": {"color": _GREY, "marker": "h", "linestyle": _DENSEDASH},
+    "op_elm": {"color": _RED, "marker": "*", "linestyle": _LONGDASH},
     # Ramona et al. (the study's names and the method plugins' names of the same methods)
     "fisher": {"color": _BLUE, "marker": "d", "linestyle": _DASHED},
     "fisher_score": {"color": _BLUE, "marker": "d", "linestyle": _DASHED},

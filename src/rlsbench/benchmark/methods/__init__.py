@@ -112,7 +112,9 @@ class Method:
     description : str
         One line for listings and reports.
     tasks : tuple of str
-        Targets the method supports, a subset of :data:`TASKS`.
+        Targets the method supports, a subset of :data:`TASKS`; empty for a method that
+        selects no features (it runs only where a study calls it otherwise, e.g. its
+        ``tags["kfold"]``), which the main protocol and the scaling study refuse.
     own_alpha : bool
         The method chooses λ itself (``alpha`` is ignored).
     randomized : bool
@@ -128,7 +130,9 @@ class Method:
         ``"selects_as"`` (the name of a method this one must select the same features as, given
         the same λ and criterion: the scaling study's agreement check), ``"ranker"`` (the
         ranker factory of Ramona et al.'s methods, :mod:`rlsbench.benchmark.methods.ramona`),
-        ``"constant_columns"``, ``"array_api"``, ``"paper"``.
+        ``"constant_columns"``, ``"array_api"``, ``"paper"``, ``"kfold"`` (the method's runner on a
+        K-fold task, where it chooses its own λ on shared fold covariances: Buteneers et
+        al.'s tables, :mod:`rlsbench.benchmark.methods.kfold`).
     """
 
     name: str

@@ -1,11 +1,15 @@
 """Backward feature elimination with λ per candidate set (Buteneers et al., Section 3.1).
 
-The eigen variant.
+The eigen variant in the main protocol; on a K-fold task (Buteneers et al.'s tables) both
+variants, ``tags["kfold"]`` (:mod:`rlsbench.benchmark.methods.kfold`).
 """
 
 from __future__ import annotations
 
+import functools
+
 from rlsbench.benchmark.methods import Method, as_float64, int_seed
+from rlsbench.benchmark.methods.kfold import run_selection
 from rlsbench.numerics.ridgecv.ffs_bfs import run_for_protocol
 
 
@@ -30,6 +34,11 @@ method = Method(
         2.0 * m * n * n + sum(1000.0 * s**3 * t + 90.0 * s**3 for s in range(1, n + 1))
     ),
     # a zero column leaves the cross-validation error as it is: scored like the others
-    tags={"constant_columns": "scored"},
+    # on a K-fold task (Buteneers et al.'s tables): options variant ("eigen", "covariance")
+    # and step_budget, :func:`rlsbench.benchmark.methods.kfold.run_selection`
+    tags={
+        "constant_columns": "scored",
+        "kfold": functools.partial(run_selection, direction="backward"),
+    },
     memory_bytes=lambda m, n, k: 8 * (m * n + 4 * 10 * (n + 1) ** 2 + 3 * 50 * n * n),
 )

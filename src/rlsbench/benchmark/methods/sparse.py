@@ -23,6 +23,7 @@ from sklearn import linear_model as sklm
 from sklearn.exceptions import ConvergenceWarning
 
 from rlsbench.benchmark.methods import Method
+from rlsbench.benchmark.methods.kfold import KFoldFit, KFoldTask
 from rlsbench.benchmark.methods.ranking import (
     centered_targets,
     complete,
@@ -142,6 +143,31 @@ def _runner(name, rank):
     return run
 
 
+def lasso_kfold(task: KFoldTask) -> KFoldFit:
+    """The Lasso on a K-fold task: LARS with its penalty chosen by the task's folds
+    (:class:`sklearn.linear_model.LassoLarsCV`, no intercept: the task's X carries its own
+    constant column). The fixed cost is one full-data Lasso-LARS path on the free columns
+    (Buteneers et al.'s LARS column).
+
+    Parameters
+    ----------
+    task : KFoldTask
+
+    Returns
+    -------
+    KFoldFit
+        ``cv_sse`` is None (LassoLarsCV keeps no error on the task's grid).
+    """
+    from rlsbench.benchmark.timing import Stopwatch
+    from rlsbench.numerics.ridgecv.baselines import fit_lars, lars_path_time
+
+    t_fixed = lars_path_time(task.X[:, task.free], task.y)
+    with Stopwatch() as clock:
+        model = fit_lars(task.X, task.y, task.folds)
+    sel = np.flatnonzero(model.coef_)
+    return KFoldFit(t_fixed, clock.wall_s, sel, float(model.alpha_), None, model.coef_[sel])
+
+
 def _cd_path_flops(m, n, k, t):
     # coordinate descent: about 10 sweeps of 2mn per λ of the grid, warm-started
     return N_ALPHAS * 10 * 2.0 * m * n * t + 4.0 * k * k * m * t
@@ -158,7 +184,8 @@ lasso_path = Method(
     flops=lambda m, n, k, t: (
         _cd_path_flops(m, n, k, t) if t > 1 else 2.0 * 2 * k * m * n + 4.0 * k * k * m
     ),
-    tags={"package": "scikit-learn (lars_path, enet_path)"},
+    # on a K-fold task (Buteneers et al.'s LARS column): the Lasso at a K-fold penalty
+    tags={"package": "scikit-learn (lars_path, enet_path)", "kfold": lasso_kfold},
 )
 enet_path = Method(
     name="enet_path",

@@ -72,7 +72,13 @@ def check(main: dict, datasets: Mapping) -> None:
                 f"config key main.methods[{i}]: unknown method {name!r}; known methods "
                 f"(entry-point group {GROUP}): {', '.join(known) or '(none installed)'}"
             )
-        get_method(name)  # a plugin that does not load stops the run here, naming its distribution
+        # a plugin that does not load stops the run here, naming its distribution
+        if not get_method(name).tasks:
+            raise ConfigError(
+                f"config key main.methods[{i}]: method {name!r} runs on no target of the "
+                "protocol (its Method has tasks=(): it selects no features, e.g. a reference "
+                "model of the K-fold studies)"
+            )
     for name in main["k_max_per_dataset"]:
         if name not in main["datasets"]:
             raise ConfigError(

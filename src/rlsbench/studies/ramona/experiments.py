@@ -27,8 +27,6 @@ from rlsbench.numerics.synthetic import make_toy
 METHODS = ("fisher", "arom", "rfe", "r2w2", "sas", "scss", "kfds", "sfs", "svm")
 #: Kernels of the experiments (SVM and, for SAS / SCSS / SFS, the scaled kernel).
 EXPERIMENT_KERNELS = ("linear", "rbf", "poly")
-#: Methods that only exist with a linear kernel (Section V) and rank with it whatever the SVM.
-LINEAR_ONLY = ("arom", "rfe", "kfds")
 
 
 def method_applies(method: str, kernel: str) -> bool:

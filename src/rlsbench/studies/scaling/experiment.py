@@ -340,7 +340,8 @@ def check_method(name: str, key: str) -> ScalingMethod:
         raise ConfigError(f"config key {key}: {exc}") from exc
     if "binary" not in method.tasks:
         raise ConfigError(
-            f"config key {key}: method {name!r} runs on {', '.join(method.tasks)} targets only; "
+            f"config key {key}: method {name!r} runs on "
+            f"{', '.join(method.tasks) or 'no protocol'} targets only; "
             "the scaling study's data (make_two_gaussians) is a binary task"
         )
     if method.flops is None:
