@@ -122,6 +122,16 @@ def test_published_record_has_config_machine_and_thread_pools(checkout, monkeypa
     assert prov.provenance_record(config, require_clean=False)["git_commit"].endswith("+dirty")
 
 
+def test_published_record_names_the_source_dir_relative_to_the_checkout(checkout, tmp_path):
+    # issue 28: provenance.json named the absolute path of the machine it ran on
+    assert prov.provenance_record({}, directory=checkout)["source_dir"] == "."
+    (checkout / "sub").mkdir()
+    assert prov.provenance_record({}, directory=checkout / "sub")["source_dir"] == "sub"
+    outside = tmp_path / "not_a_checkout"
+    outside.mkdir()
+    assert prov.relative_source_dir(outside) == "not_a_checkout"
+
+
 def test_blas_columns_do_not_depend_on_what_was_imported_first():
     """numpy and scipy each bundle an OpenBLAS; a job that imported scipy first and one that
     did not must write the same provenance (result tables are compared across runs)."""

@@ -386,3 +386,117 @@ def test_workflow_writes_the_statistics_of_a_tiny_run(tmp_path):
     for point in points:
         for suffix in (".png", ".pdf"):
             assert (run / "figures" / "statistics" / f"cd_{point}{suffix}").stat().st_size > 0
+
+
+# ---------------------------------------------------------------------------------------------
+# by_task: classification and regression compared apart; R² for regression
+# ---------------------------------------------------------------------------------------------
+def test_r2_from_mse_is_scikit_learns_r2_on_the_split():
+    from sklearn.metrics import r2_score
+
+    from rlsbench.benchmark.protocol import r2_from_mse, scores
+
+    rng = np.random.default_rng(0)
+    y = rng.normal(3.0, 2.0, size=40)
+    decision = y[None] + rng.normal(size=(3, 40)) * np.array([[0.1], [1.0], [3.0]])
+    _, mse = scores(decision, y, "regression")
+    expected = [r2_score(y, d) for d in decision]
+    np.testing.assert_allclose(r2_from_mse(mse, y, "regression"), expected, rtol=1e-12)
+    assert np.isnan(r2_from_mse(mse, y, "binary")).all()
+    assert np.isnan(r2_from_mse(mse, np.ones(40), "regression")).all()
+
+
+def _mixed_steps():
+    """Two classification and three regression datasets; `clf_only` has no regression run,
+    `good` beats `bad` everywhere (accuracy, R², and the LOO estimates agree)."""
+    rows = []
+    datasets = {"c1": "binary", "c2": "multiclass", "r1": "regression", "r2": "regression"}
+    datasets["r3"] = "regression"
+    quality = {"good": 0.9, "bad": 0.6, "clf_only": 0.75}
+    for dataset, task in datasets.items():
+        for method, q in quality.items():
+            if task == "regression" and method == "clf_only":
+                rows.append((dataset, task, method, 0, 0, 0, "skipped", *[np.nan] * 5, 0))
+                continue
+            for fold in range(3):
+                for k in (1, 2, 3):
+                    acc = q - 0.01 * k + 0.001 * fold if task != "regression" else np.nan
+                    r2 = q - 0.01 * k + 0.001 * fold if task == "regression" else np.nan
+                    mse = 1.0 - q + 0.01 * k
+                    loo_acc = acc if task != "regression" else np.nan
+                    rows.append(
+                        (dataset, task, method, fold, 0, k, "ok", acc, r2, mse, loo_acc, mse, k)
+                    )
+    columns = ["dataset", "task", "method", "fold", "seed", "k", "status", "test_accuracy"]
+    columns += ["test_r2", "test_mse", "loo_accuracy", "loo_mse", "feature"]
+    frame = pd.DataFrame(rows, columns=columns)
+    return frame.assign(n_features=5, reason="")
+
+
+def test_by_task_compares_classification_on_accuracy_and_regression_on_r2(tmp_path):
+    steps_csv = tmp_path / "steps.csv"
+    _mixed_steps().to_csv(steps_csv, index=False)
+    section = {
+        "reference": "good",
+        "operating_points": {"fixed_k": 1, "loo_k": True, "auc": False},
+        "alpha": 0.05,
+        "rope": 0.01,
+        "bayes_samples": 2000,
+        "seed": 0,
+        "by_task": True,
+    }
+    assert main_statistics.check({"methods": ["good", "bad", "clf_only"], "statistics": section})
+    files = main_statistics.outputs(section)
+    stems = [Path(p).stem for p in files["cd"]]
+    assert stems == [
+        "cd_classification_fixed_k1",
+        "cd_classification_loo_k",
+        "cd_regression_fixed_k1",
+        "cd_regression_loo_k",
+    ]
+    tables = {name: str(tmp_path / f"{name}.csv") for name in main_statistics.TABLES}
+    cd = [str(tmp_path / Path(p).name) for p in files["cd"]]
+    main_statistics.statistics_job(
+        str(steps_csv), str(tmp_path / "summary.md"), cd, settings=section, **tables
+    )
+    ranks = pd.read_csv(tables["ranks"])
+    classification = ranks.query("group == 'classification' and operating_point == 'fixed_k1'")
+    assert classification.set_index("method")["average_rank"].to_dict() == {
+        "good": 1.0,
+        "clf_only": 2.0,
+        "bad": 3.0,
+    }
+    # regression: the classification-only method leaves the comparison, no dataset does
+    regression = ranks.query("group == 'regression' and operating_point == 'loo_k'")
+    assert regression.set_index("method")["average_rank"].to_dict() == {"good": 1.0, "bad": 2.0}
+    assert (regression["n_datasets"] == 3).all()
+    scores = pd.read_csv(tables["scores"]).query("group == 'regression'")
+    # loo_k picks k = 1 (smallest LOO MSE): the R² there, mean over 3 folds
+    at = scores.query("operating_point == 'loo_k' and method == 'good' and dataset == 'r1'")
+    assert at["score"].item() == pytest.approx(0.9 - 0.01 + 0.001)
+    friedman = pd.read_csv(tables["friedman"])
+    assert set(friedman["group"]) == {"classification", "regression"}
+    assert "regression: loo_k" in (tmp_path / "summary.md").read_text()
+    # the mean stability over the comparison's datasets beside the ranks (feature = k: every
+    # run selects the same sets, index 1)
+    assert ranks["mean_stability"].dropna().eq(1.0).all()
+    for png in cd:
+        assert Path(png).stat().st_size > 0
+
+
+def test_regression_comparison_on_an_old_step_table_names_the_missing_column():
+    old = _mixed_steps().drop(columns="test_r2")
+    with pytest.raises(KeyError, match="test_r2"):
+        main_statistics.group_steps(old, ("regression",))
+
+
+def test_stability_of_a_method_without_nested_subsets_reads_each_steps_subset():
+    rows = []
+    for fold, subsets in enumerate([["3", "1 2"], ["3", "2 1"], ["0", "1 2"]]):
+        for k, subset in enumerate(subsets, start=1):
+            rows.append(("d", "best", fold, 0, k, int(subset.split()[-1]), subset))
+    columns = ["dataset", "method", "fold", "seed", "k", "feature", "subset"]
+    steps = pd.DataFrame(rows, columns=columns).assign(status="ok", n_features=4)
+    # at k = 2 every run has {1, 2}, though its step-2 `feature` differs and its k = 1 pick
+    # (not a prefix) is 3 or 0
+    assert st.stability_table(steps, 2).iloc[0]["stability"] == pytest.approx(1.0)

@@ -313,14 +313,20 @@ rule main_all:
         MAIN_TARGETS,
 
 
-# The committed copy of a run (normally the paper run), never refreshed by the run itself.
+# The committed copy of a run, never refreshed by the run itself: every file main_all builds,
+# under main.publish_to (results/paper/main for the paper run, results/benchmark for the
+# reference benchmark).
+MAIN_PUBLISH_TO = MAIN.get("publish_to", "results/paper/main")
+MAIN_PUBLISHED = derived(MAIN_TARGETS)
+
+
 rule main_publish:
     input:
-        sources=derived(MAIN_OUTPUTS),
+        sources=MAIN_PUBLISHED,
         rows=f"{MAIN_DIR}/tables/steps.csv",
     output:
-        targets=published("main", derived(MAIN_OUTPUTS)),
-        provenance_json="results/paper/main/provenance.json",
+        targets=[path.replace(MAIN_DIR, MAIN_PUBLISH_TO, 1) for path in MAIN_PUBLISHED],
+        provenance_json=f"{MAIN_PUBLISH_TO}/provenance.json",
     log:
         f"{MAIN_DIR}/logs/publish.log",
     conda:

@@ -150,6 +150,32 @@ def scores(decision, Y, task):
     return acc, mse
 
 
+def r2_from_mse(mse, Y, task):
+    """Coefficient of determination on a held-out split, from its MSE.
+
+    Parameters
+    ----------
+    mse : ndarray of shape (k,)
+        Mean squared error after each step (:func:`scores`).
+    Y : ndarray of shape (n_samples,)
+        The split's targets.
+    task : {"binary", "multiclass", "regression"}
+
+    Returns
+    -------
+    ndarray of shape (k,)
+        ``1 - mse / var(Y)`` with the split's own variance (the R² scikit-learn's
+        ``r2_score`` gives on the split): scale-free, so regression datasets can be ranked and
+        compared in one test (:mod:`rlsbench.benchmark.statistics`). NaN for classification
+        and for a constant ``Y``.
+    """
+    mse = np.asarray(mse, dtype=float)
+    if task != "regression":
+        return np.full(mse.shape, np.nan)
+    var = float(np.var(np.asarray(Y, dtype=float)))
+    return 1.0 - mse / var if var > 0 else np.full(mse.shape, np.nan)
+
+
 def loo_decision_path(X, Y, order, alpha, *, bias=0.0):
     """LOO predictions of RLS after each addition along a given feature order.
 
@@ -409,6 +435,7 @@ def run_select_job(dataset, method_name, fold, seed, alpha_record, main, *, n_jo
 
     clock = Stopwatch().start()
     test_acc, test_mse = scores(path.decision_path(X_test), Y_test, dataset.task)
+    test_r2 = r2_from_mse(test_mse, Y_test, dataset.task)
     loo_acc = np.empty(steps)
     loo_mse = np.empty(steps)
     for s, loo in enumerate(
@@ -436,6 +463,7 @@ def run_select_job(dataset, method_name, fold, seed, alpha_record, main, *, n_jo
                 "alpha": float(path.alphas[s]),
                 "test_accuracy": float(test_acc[s]),
                 "test_mse": float(test_mse[s]),
+                "test_r2": float(test_r2[s]),
                 "loo_accuracy": float(loo_acc[s]),
                 "loo_mse": float(loo_mse[s]),
                 "method_criterion": float(path.criterion[s]),

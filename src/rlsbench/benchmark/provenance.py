@@ -249,6 +249,20 @@ def environment() -> dict:
     }
 
 
+def relative_source_dir(directory=None) -> str:
+    """The workflow's directory relative to the top of its git checkout (``"."`` when it is
+    the top): a record names no path of the machine it was made on. Outside a checkout, the
+    directory's own name."""
+    path = Path(directory or source_dir()).resolve()
+    try:
+        top = _git(path, "rev-parse", "--show-toplevel").stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        top = ""
+    if not top:
+        return path.name
+    return Path(os.path.relpath(path, Path(top).resolve())).as_posix()
+
+
 def provenance_record(config, *, directory=None, require_clean=True) -> dict:
     """What a published result records about how it was made.
 
@@ -265,12 +279,13 @@ def provenance_record(config, *, directory=None, require_clean=True) -> dict:
     Returns
     -------
     dict
-        ``{"git_commit", "source_dir", "config_hash", "config", "environment"}`` (JSON-able).
+        ``{"git_commit", "source_dir", "config_hash", "config", "environment"}`` (JSON-able);
+        ``source_dir`` relative to the checkout's top (:func:`relative_source_dir`).
     """
     commit = require_clean_tree(directory) if require_clean else git_commit(directory)
     return {
         "git_commit": commit,
-        "source_dir": str(Path(directory or source_dir()).resolve()),
+        "source_dir": relative_source_dir(directory),
         "config_hash": config_hash(config),
         "config": config,
         "environment": environment(),

@@ -642,8 +642,9 @@ def nogueira_stability(Z, *, alpha: float = 0.05) -> Stability:
 
 
 def selection_matrix(steps: pd.DataFrame, dataset: str, method: str, k: int) -> np.ndarray:
-    """The first ``k`` features each run (fold × seed) of ``method`` on ``dataset`` selected,
-    as the indicator matrix of :func:`nogueira_stability`.
+    """The first ``k`` features each run (fold × seed) of ``method`` on ``dataset`` selected
+    (the step's own ``subset`` for a method whose subsets are not nested), as the indicator
+    matrix of :func:`nogueira_stability`.
 
     Returns
     -------
@@ -663,7 +664,12 @@ def selection_matrix(steps: pd.DataFrame, dataset: str, method: str, k: int) -> 
         if int(first["k"].max()) < k:
             continue
         z = np.zeros(d)
-        z[first["feature"].astype(int).to_numpy()] = 1.0
+        at_k = first[first["k"] == k]
+        if "subset" in run and isinstance(at_k["subset"].iloc[0], str):
+            # a method whose subsets are not nested (best subset): the subset of size k itself
+            z[np.asarray(at_k["subset"].iloc[0].split(), dtype=int)] = 1.0
+        else:
+            z[first["feature"].astype(int).to_numpy()] = 1.0
         sets.append(z)
     return np.asarray(sets).reshape(len(sets), d)
 

@@ -19,6 +19,16 @@ from rlsbench.benchmark.tables import markdown_table, write_csv, write_markdown
 
 log = logging.getLogger(__name__)
 
+#: The comparisons of ``by_task: true``: name -> (tasks, test score, LOO column to maximise).
+#: Regression is scored by the held-out R² (scale-free, so datasets are commensurable in the
+#: signed-rank tests and the rope) and its k chosen by the smallest LOO MSE.
+TASK_GROUPS = {
+    "classification": (("binary", "multiclass"), "test_accuracy", "loo_accuracy"),
+    "regression": (("regression",), "test_r2", "loo_neg_mse"),
+}
+#: The one comparison of ``by_task: false`` (test accuracy over every dataset that has one).
+ALL = {"all": (None, "test_accuracy", "loo_accuracy")}
+
 #: The tables of the rule, under ``tables/statistics/`` of the part's run directory.
 TABLES = (
     "scores",
@@ -38,6 +48,21 @@ def operating_points(section: dict) -> list[str]:
     points = section.get("operating_points", {})
     names = [f"fixed_k{points['fixed_k']}"] if points.get("fixed_k") is not None else []
     return names + [name for name in ("loo_k", "auc") if points.get(name, False)]
+
+
+def groups(section: dict) -> dict[str, tuple]:
+    """The comparisons the section asks for: :data:`TASK_GROUPS` with ``by_task``, else
+    :data:`ALL`."""
+    return TASK_GROUPS if section.get("by_task", False) else ALL
+
+
+def diagram_stems(section: dict) -> list[str]:
+    """One stem per (comparison, operating point), in the order the job draws them:
+    ``<point>`` for the single comparison, ``<group>_<point>`` with ``by_task``."""
+    points = operating_points(section)
+    if not section.get("by_task", False):
+        return points
+    return [f"{group}_{point}" for group in TASK_GROUPS for point in points]
 
 
 def stability_k(section: dict) -> int | None:
@@ -84,7 +109,7 @@ def outputs(section: dict) -> dict[str, object]:
         return {}
     files: dict[str, object] = {name: f"tables/statistics/{name}.csv" for name in TABLES}
     files["md"] = "tables/statistics/summary.md"
-    files["cd"] = [f"figures/statistics/cd_{point}.png" for point in operating_points(section)]
+    files["cd"] = [f"figures/statistics/cd_{stem}.png" for stem in diagram_stems(section)]
     return files
 
 
@@ -94,21 +119,44 @@ def target_files(section: dict) -> list[str]:
     return [f for name, f in files.items() if name != "cd"] + list(files.get("cd", []))
 
 
-def score_matrix(steps: pd.DataFrame, point: str) -> pd.DataFrame:
-    """The datasets × methods test accuracy at one operating point (:func:`operating_points`)."""
+def score_matrix(
+    steps: pd.DataFrame, point: str, *, score: str = "test_accuracy", loo: str = "loo_accuracy"
+) -> pd.DataFrame:
+    """The datasets × methods test score at one operating point (:func:`operating_points`).
+
+    ``score`` is the step table's column compared (higher is better), ``loo`` the training
+    split's column whose maximum chooses k at ``loo_k``."""
     if point.startswith("fixed_k"):
-        return st.at_fixed_k(steps, int(point.removeprefix("fixed_k")))
+        return st.at_fixed_k(steps, int(point.removeprefix("fixed_k")), score=score)
     if point == "loo_k":
-        return st.at_loo_k(steps)
+        return st.at_loo_k(steps, score=score, loo=loo)
     if point == "auc":
-        return st.auc_over_k(steps)
+        return st.auc_over_k(steps, score=score)
     raise ValueError(f"unknown operating point {point!r}")
 
 
-def _one_point(steps, point, section):
+def group_steps(steps: pd.DataFrame, tasks) -> pd.DataFrame:
+    """The rows of one comparison (every row for ``tasks=None``), with ``loo_neg_mse``.
+
+    Raises
+    ------
+    KeyError
+        A regression comparison on a step table without ``test_r2`` (written before the
+        protocol recorded it): the message says to rerun the selection jobs.
+    """
+    frame = steps if tasks is None else steps[steps["task"].isin(tasks)]
+    if tasks is not None and "regression" in tasks and len(frame) and "test_r2" not in frame:
+        raise KeyError(
+            "step table lacks the column test_r2 that the regression comparison scores: it "
+            "was written by an older rlsbench; rerun the main part's selection jobs"
+        )
+    return frame.assign(loo_neg_mse=-frame["loo_mse"]) if "loo_mse" in frame else frame
+
+
+def _one_point(steps, point, section, *, score="test_accuracy", loo="loo_accuracy"):
     """Every test at one operating point: the tables' rows and the diagram's inputs."""
     alpha = section["alpha"]
-    scores = score_matrix(steps, point)
+    scores = score_matrix(steps, point, score=score, loo=loo)
     long = scores.rename_axis("dataset").reset_index().melt("dataset", var_name="method")
     out = {"scores": long.rename(columns={"value": "score"})}
     complete = st.complete_cases(scores)
@@ -177,16 +225,29 @@ def _summary(tables: dict, points: list[str], section: dict) -> str:
         "rank-based tests (listed as dropped).",
         "",
     ]
-    for point in points:
-        lines += [f"## {point}", ""]
-        friedman = tables["friedman"].query("operating_point == @point")
-        lines += [markdown_table(friedman.drop(columns="operating_point"), floatfmt=".4g"), ""]
-        for name in ("ranks", "wilcoxon", "bayes"):
-            frame = tables[name]
-            if not frame.empty:
-                part = frame[frame["operating_point"] == point].drop(columns="operating_point")
-                if not part.empty:
-                    lines += [f"### {name}", "", markdown_table(part, floatfmt=".4g"), ""]
+    if section.get("by_task", False):
+        lines += [
+            "Two comparisons: `classification` (test accuracy; k at `loo_k` by the LOO "
+            "accuracy) and `regression` (test R² on the held-out fold; k at `loo_k` by the "
+            "LOO MSE); the rope is in those units.",
+            "",
+        ]
+    for group in groups(section):
+        for point in points:
+            title = point if group == "all" else f"{group}: {point}"
+            lines += [f"## {title}", ""]
+
+            def rows(frame, group=group, point=point):
+                keep = (frame["operating_point"] == point) & (frame["group"] == group)
+                return frame[keep].drop(columns=["operating_point", "group"])
+
+            lines += [markdown_table(rows(tables["friedman"]), floatfmt=".4g"), ""]
+            for name in ("ranks", "wilcoxon", "bayes"):
+                frame = tables[name]
+                if not frame.empty:
+                    part = rows(frame)
+                    if not part.empty:
+                        lines += [f"### {name}", "", markdown_table(part, floatfmt=".4g"), ""]
     stability = tables["stability"]
     lines += [f"## Stability of the selected sets (k = {stability_k(section)})", ""]
     lines += [
@@ -220,25 +281,48 @@ def statistics_job(steps, md, cd, *, settings, **tables):
         raise TypeError(f"statistics_job writes the tables {TABLES}, got {sorted(tables)}")
     frame = read_step_table(steps)
     points = operating_points(settings)
-    if len(cd) != len(points):
-        raise ValueError(f"{len(cd)} diagram file(s) for the operating points {points}")
+    stems = diagram_stems(settings)
+    if len(cd) != len(stems):
+        raise ValueError(f"{len(cd)} diagram file(s) for the comparisons {stems}")
+    pngs = iter(cd)
     parts: dict[str, list] = {name: [] for name in TABLES if name != "stability"}
-    for point, png in zip(points, cd, strict=True):
-        out, diagram = _one_point(frame, point, settings)
-        for name, table in out.items():
-            parts[name].append(table.assign(operating_point=point))
-        _draw(png, point, diagram, out["friedman"]["reason"].iloc[0], settings["alpha"])
+    for group, (tasks, score, loo) in groups(settings).items():
+        rows = group_steps(frame, tasks)
+        for point in points:
+            out, diagram = _one_point(rows, point, settings, score=score, loo=loo)
+            for name, table in out.items():
+                parts[name].append(table.assign(group=group, operating_point=point))
+            label = point if group == "all" else f"{group}, {point}"
+            reason = out["friedman"]["reason"].iloc[0]
+            _draw(next(pngs), label, diagram, reason, settings["alpha"])
     result = {
         name: _leading(pd.concat(frames, ignore_index=True)) if frames else pd.DataFrame()
         for name, frames in parts.items()
     }
     result["stability"] = st.stability_table(frame, stability_k(settings), alpha=settings["alpha"])
+    result["ranks"] = with_mean_stability(result["ranks"], result["stability"], frame, settings)
     for name, path in tables.items():
         write_csv(result[name], path)
     write_markdown(md, _summary(result, points, settings))
     log.info("statistics at %s: %s", ", ".join(points), ", ".join(tables.values()))
 
 
+def with_mean_stability(ranks, stability, steps, section) -> pd.DataFrame:
+    """The rank table with each method's mean stability index over the comparison's datasets
+    (``mean_stability``, NaN where no dataset has an index) beside its average rank."""
+    if ranks.empty:
+        return ranks
+    means = {}
+    for group, (tasks, _, _) in groups(section).items():
+        datasets = set(group_steps(steps, tasks)["dataset"])
+        rows = stability[stability["dataset"].isin(datasets)]
+        for method, value in rows.groupby("method")["stability"].mean().items():
+            means[group, method] = value
+    keys = zip(ranks["group"], ranks["method"], strict=True)
+    return ranks.assign(mean_stability=[means.get(key, float("nan")) for key in keys])
+
+
 def _leading(frame: pd.DataFrame) -> pd.DataFrame:
-    """The operating point as the first column."""
-    return frame[["operating_point", *[c for c in frame if c != "operating_point"]]]
+    """The comparison and the operating point as the first columns."""
+    lead = ["group", "operating_point"]
+    return frame[[*lead, *[c for c in frame if c not in lead]]]
