@@ -226,3 +226,12 @@ def targets(section: dict, directory: str) -> list[str]:
     )
     cpu = ["cpu_rows", "table8", "table9"] if cputime_axes(section) else []
     return [out[name] for name in toy + real + cpu]
+
+
+def plan_line(section: Mapping, datasets: Mapping) -> str:
+    """The part's line of the plan a run prints (rlsbench.studies.plan): its experiments."""
+    from rlsbench.studies.plan import names
+
+    experiments = section.get("experiments", {})
+    found = experiments if isinstance(experiments, Mapping) else [e["name"] for e in experiments]
+    return f"experiments {names(found) if found else 'toy and CPU-time'}; no cost model"

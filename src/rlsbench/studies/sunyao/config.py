@@ -173,3 +173,11 @@ def published(section: dict, directory: str) -> list[str]:
         *[f"{directory}/hyper/table1/{d}.json" for d in t1["datasets"]],
         *([f"{directory}/hyper/fig1/{f1['dataset']}.json"] if f1 else []),
     ]
+
+
+def plan_line(section: Mapping, datasets: Mapping) -> str:
+    """The part's line of the plan a run prints (rlsbench.studies.plan): Table 1's datasets."""
+    from rlsbench.studies.plan import names
+
+    data = [e["name"] for e in section.get("table1", {}).get("datasets", [])]
+    return f"Table 1 datasets {names(data)}; no cost model"
