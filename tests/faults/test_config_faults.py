@@ -24,18 +24,25 @@ from rlsbench.benchmark.config import ConfigError, part_section, validate_sectio
 from rlsbench.benchmark.datasets.rules import registry_entries
 
 REPO = Path(__file__).resolve().parents[2]
-SCHEMAS = REPO / "workflow" / "schemas"
+STUDIES = REPO / "src" / "rlsbench" / "studies"
+
+
+def schema_of(part):
+    """The schema of a part's config section (its package's workflow/schema.yaml)."""
+    return STUDIES / part / "workflow" / "schema.yaml"
+
+
 PARTS = ("main", "scaling", "buteneers", "ramona", "sunyao")
 DEFAULT = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
 
 
 def read_config(config: dict) -> None:
     """What ``workflow/rules/*.smk`` do with the config at parse time."""
-    validate_section(config, SCHEMAS / "config.schema.yaml", "")
+    validate_section(config, schema_of("config"), "")
     registry = registry_entries(config)
     for part in PARTS:
         check = importlib.import_module(f"rlsbench.studies.{part}.config").check
-        part_section(config, part, SCHEMAS / f"{part}.schema.yaml", check=check, datasets=registry)
+        part_section(config, part, schema_of(part), check=check, datasets=registry)
 
 
 def edited(edit) -> dict:

@@ -1,8 +1,8 @@
 """The ``buteneers`` config section: its checks and its jobs (one per task).
 
-``workflow/rules/buteneers.smk`` reads the section with
+``workflow/rules.smk`` here reads the section with
 :func:`rlsbench.benchmark.config.part_section` (schema
-``workflow/schemas/buteneers.schema.yaml``, then :func:`check`).
+``workflow/schema.yaml`` here, then :func:`check`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The ``main`` config section: its checks and the plan of its jobs.
 
-``workflow/rules/main.smk`` reads the section with
-:func:`rlsbench.benchmark.config.part_section` (schema ``workflow/schemas/main.schema.yaml``,
+``workflow/rules.smk`` here reads the section with
+:func:`rlsbench.benchmark.config.part_section` (schema ``workflow/schema.yaml`` here,
 then :func:`check`) and builds its rules from the functions here: one λ-search job per dataset
 (all its folds) and one selection job per (dataset, method) (all its folds and seeds), with
 resources (``mem_mb``, ``runtime`` in minutes) estimated from the dataset's size, the method's

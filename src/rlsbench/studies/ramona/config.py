@@ -1,7 +1,7 @@
 """The ``ramona`` config section: its checks, defaults and the files its rules write.
 
-``workflow/rules/ramona.smk`` reads the section with
-:func:`rlsbench.benchmark.config.part_section` (schema ``workflow/schemas/ramona.schema.yaml``,
+``workflow/rules.smk`` here reads the section with
+:func:`rlsbench.benchmark.config.part_section` (schema ``workflow/schema.yaml`` here,
 then :func:`check`) and builds its rules from the functions here: one job per (toy problem,
 method), per (real-data experiment, kernel) running all its methods, and per CPU-time axis.
 """

@@ -1,7 +1,7 @@
 """The ``scaling`` config section: its checks and the files its rules write.
 
-``workflow/rules/scaling.smk`` reads the section with
-:func:`rlsbench.benchmark.config.part_section` (schema ``workflow/schemas/scaling.schema.yaml``,
+``workflow/rules.smk`` here reads the section with
+:func:`rlsbench.benchmark.config.part_section` (schema ``workflow/schema.yaml`` here,
 then :func:`check`); its jobs are the timing points of
 :func:`rlsbench.studies.scaling.experiment.plan_points` within the budget
 (:func:`rlsbench.studies.scaling.experiment.run_points`).

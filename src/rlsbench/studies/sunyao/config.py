@@ -1,7 +1,7 @@
 """The ``sunyao`` config section: its checks and the inputs and files of its rules.
 
-``workflow/rules/sunyao.smk`` reads the section with
-:func:`rlsbench.benchmark.config.part_section` (schema ``workflow/schemas/sunyao.schema.yaml``,
+``workflow/rules.smk`` here reads the section with
+:func:`rlsbench.benchmark.config.part_section` (schema ``workflow/schema.yaml`` here,
 then :func:`check`). Its studies are ``table1`` (a list of datasets, each over random
 splits) and ``fig1`` (one dataset over growing training sets); a dataset's ``source`` is
 ``prepared`` (a registry dataset, ``results/datasets/prepared/<name>.npz``) or ``sinc``
