@@ -16,7 +16,12 @@ import pytest
 import yaml
 from scipy import stats
 
-from rlsbench.benchmark.config import ConfigError, part_section, validate_section
+from rlsbench.benchmark.config import (
+    ConfigError,
+    part_section,
+    validate_config,
+    validate_section,
+)
 from rlsbench.benchmark.stats import paired_t_test
 from rlsbench.benchmark.tables import (
     markdown_table,
@@ -97,7 +102,9 @@ def test_a_schema_violation_names_the_key(edit, message):
 
 def test_the_top_level_schema_names_an_unknown_section():
     with pytest.raises(ConfigError, match=r"'mian' was unexpected"):
-        validate_section({"run_name": "x", "mian": {}}, schema_of("config"), "")
+        validate_config(
+            {"run_name": "x", "mian": {}}, REPO / "workflow/schemas/config.schema.yaml", ["main"]
+        )
 
 
 @pytest.mark.parametrize("configfile", ["config/config.yaml", "config/paper.yaml"])
