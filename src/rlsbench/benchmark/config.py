@@ -308,7 +308,7 @@ def dataset_entry(
     tasks : tuple of str, optional
         The tasks the part supports (``"binary"``, ``"multiclass"``, ``"regression"``).
     part : str
-        Who needs the task, for the message (e.g. ``"Ramona et al.'s protocol"``).
+        Who needs the task, for the message (e.g. ``"the part's protocol"``).
 
     Raises
     ------
