@@ -78,7 +78,7 @@ TOY_FILES = {
             frame = pd.DataFrame({"i": range(1, n + 1)})
             frame["square"] = frame["i"] ** 2
             write_csv(frame, csv)
-            write_markdown(md, "# Toy: the squares\n\n" + frame.to_markdown(index=False) + "\n")
+            write_markdown(md, "# Toy: the squares\\n\\n" + frame.to_markdown(index=False))
     """,
     "toy_paper/workflow/schema.yaml": """
         $schema: "https://json-schema.org/draft/2020-12/schema"
