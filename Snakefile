@@ -41,27 +41,27 @@ report: "workflow/report/workflow.rst"
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/datasets.smk"
-include: "workflow/rules/main.smk"
-include: "workflow/rules/scaling.smk"
-include: "workflow/rules/buteneers.smk"
-include: "workflow/rules/ramona.smk"
-include: "workflow/rules/sunyao.smk"
+
+
+# The rule file of every installed part (PARTS, common.smk: the entry-point group
+# rlsbench.parts, rlsbench.benchmark.parts), each in its own package, in listing order.
+for _part in PARTS:
+
+    include: _part.rules
+
+
 include: "workflow/rules/fidelity.smk"
 include: "workflow/rules/report.smk"
 
 
 # Each part's rule file (one shape for all: its config section, job rules, report rules,
-# <part>_all, <part>_publish) defines <PART>_TARGETS, empty when its config section is absent
-# or disabled, so `snakemake` with no target builds every enabled part; REPORT_TARGETS are
-# the tables' views and LaTeX files and the report's first page (workflow/rules/report.smk).
+# <part>_all, <part>_publish) sets PART_TARGETS[<part>], empty when its config section is
+# absent or disabled, so `snakemake` with no target builds every enabled part; REPORT_TARGETS
+# are the tables' views and LaTeX files and the report's first page (workflow/rules/report.smk).
 rule all:
     default_target: True
     input:
-        MAIN_TARGETS,
-        SCALING_TARGETS,
-        BUTENEERS_TARGETS,
-        RAMONA_TARGETS,
-        SUNYAO_TARGETS,
+        [PART_TARGETS[part.name] for part in PARTS],
         FIDELITY_TARGETS,
         REPORT_TARGETS,
 
@@ -71,5 +71,4 @@ rule all:
 if workflow.is_main_process:
     from rlsbench.studies.plan import describe
 
-    _sections = dict(main=MAIN, scaling=SCALING, buteneers=BUTENEERS, ramona=RAMONA, sunyao=SUNYAO)
-    print(describe(config, _sections, DATASET_REGISTRY), file=sys.stderr)
+    print(describe(config, PART_SECTIONS, DATASET_REGISTRY), file=sys.stderr)

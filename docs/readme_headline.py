@@ -32,13 +32,16 @@ VERDICTS = [
     "not run",
     "total",
 ]
-PAPERS = {
-    "pahikkala": "Pahikkala et al. (greedy RLS)",
-    "buteneers": "Buteneers et al.",
-    "ramona": "Ramona et al.",
-    "sunyao": "Sun & Yao",
-    "all": "all four",
-}
+_COUNTS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+
+
+def paper_names() -> dict[str, str]:
+    """The ledger's paper keys as a reader knows them (the installed parts' citations), and
+    ``all``."""
+    from rlsbench.benchmark.parts import papers
+
+    names = papers()
+    return {**names, "all": f"all {_COUNTS.get(len(names), len(names))}"}
 
 
 def speed_block(path=SPEED) -> str:
@@ -51,6 +54,7 @@ def speed_block(path=SPEED) -> str:
 
 def fidelity_block(path=FIDELITY) -> str:
     summary = pd.read_csv(path)
+    names = paper_names()
     parts = []
     for level, title in (
         ("item", "numbered tables and figures of the papers"),
@@ -61,7 +65,7 @@ def fidelity_block(path=FIDELITY) -> str:
             table = table.drop(columns="match").rename(
                 columns={"same conclusion": "holds", "contradicts": "does not hold"}
             )
-        table.index = [PAPERS.get(p, p) for p in table.index]
+        table.index = [names.get(p, p) for p in table.index]
         table.index.name = "paper"
         parts.append(f"*{title.capitalize()}*, by verdict:\n\n" + table.to_markdown() + "\n")
     return (

@@ -21,7 +21,7 @@ from rlsbench.studies.buteneers.experiment import TIMING_COLUMNS, run_task
 from rlsbench.studies.buteneers.inputs import onehot_groups, ordinal_categoricals
 
 REPO = Path(__file__).resolve().parents[1]
-SCHEMA = REPO / "workflow" / "schemas" / "buteneers.schema.yaml"
+SCHEMA = REPO / "src" / "rlsbench" / "studies" / "buteneers" / "workflow" / "schema.yaml"
 
 
 # ---------------------------------------------------------------------------------------------

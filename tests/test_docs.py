@@ -20,7 +20,8 @@ import yaml
 REPO = Path(__file__).resolve().parents[1]
 DOCS = REPO / "docs"
 SCHEMAS = sorted((REPO / "workflow" / "schemas").glob("*.schema.yaml")) + [
-    REPO / "src" / "rlsbench" / "benchmark" / "datasets" / "registry.schema.yaml"
+    *sorted((REPO / "src" / "rlsbench" / "studies").glob("*/workflow/schema.yaml")),
+    REPO / "src" / "rlsbench" / "benchmark" / "datasets" / "registry.schema.yaml",
 ]
 #: Internal tags and machine-local paths that no user-facing text may carry.
 FORBIDDEN = re.compile(r"\bissues? ?#?\d+|\.\./shared", re.IGNORECASE)

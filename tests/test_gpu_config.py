@@ -66,7 +66,7 @@ def test_workflow_with_device_cuda_and_no_gpu_stops_before_any_job(tmp_path):
 
 
 def test_device_must_be_cpu_or_cuda():
-    schema = yaml.safe_load((REPO / "workflow" / "schemas" / "main.schema.yaml").read_text())
+    schema = yaml.safe_load((REPO / "src/rlsbench/studies/main/workflow/schema.yaml").read_text())
     assert schema["properties"]["device"]["enum"] == ["cpu", "cuda"]
     assert schema["properties"]["device"]["default"] == "cpu"
 

@@ -357,7 +357,7 @@ def test_cputime_table_is_normalised_to_the_fastest_cell():
 @pytest.mark.parametrize("config", ["config/config.yaml", "config/paper.yaml"])
 def test_ramona_sections_validate_and_name_known_datasets(config):
     section = yaml.safe_load((REPO / config).read_text())["ramona"]
-    validate(section, str(REPO / "workflow/schemas/ramona.schema.yaml"))
+    validate(section, str(REPO / "src/rlsbench/studies/ramona/workflow/schema.yaml"))
     workflow_config.check(section, load_registry().as_dicts())
     files = workflow_config.realdata_files(section, "run")
     assert files and all(f.startswith("run/realdata/") for f in files)

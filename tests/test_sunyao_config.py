@@ -9,7 +9,7 @@ from rlsbench.benchmark.config import ConfigError, validate_section
 from rlsbench.studies.sunyao.config import check
 
 REPO = Path(__file__).resolve().parents[1]
-SCHEMA = REPO / "workflow" / "schemas" / "sunyao.schema.yaml"
+SCHEMA = REPO / "src" / "rlsbench" / "studies" / "sunyao" / "workflow" / "schema.yaml"
 
 
 def _section(name):

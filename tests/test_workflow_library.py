@@ -16,7 +16,12 @@ import pytest
 import yaml
 from scipy import stats
 
-from rlsbench.benchmark.config import ConfigError, part_section, validate_section
+from rlsbench.benchmark.config import (
+    ConfigError,
+    part_section,
+    validate_config,
+    validate_section,
+)
 from rlsbench.benchmark.stats import paired_t_test
 from rlsbench.benchmark.tables import (
     markdown_table,
@@ -35,24 +40,25 @@ except ImportError:  # Snakemake 8
     from snakemake.io import Namedlist
 
 REPO = Path(__file__).resolve().parents[1]
-SCHEMAS = REPO / "workflow" / "schemas"
+STUDIES = REPO / "src" / "rlsbench" / "studies"
+
+
+def schema_of(part):
+    """The schema of a part's config section (its package's workflow/schema.yaml)."""
+    return STUDIES / part / "workflow" / "schema.yaml"
 
 
 # ---------------------------------------------------------------------------------------------
 # Config sections
 # ---------------------------------------------------------------------------------------------
 def test_an_absent_or_disabled_part_reads_as_empty():
-    assert part_section({}, "sunyao", SCHEMAS / "sunyao.schema.yaml") == {}
-    assert (
-        part_section({"sunyao": {"enabled": False}}, "sunyao", SCHEMAS / "sunyao.schema.yaml") == {}
-    )
+    assert part_section({}, "sunyao", schema_of("sunyao")) == {}
+    assert part_section({"sunyao": {"enabled": False}}, "sunyao", schema_of("sunyao")) == {}
 
 
 def test_a_disabled_section_is_still_validated():
     with pytest.raises(ConfigError, match=r"config key ramona: .*'tyo' was unexpected"):
-        part_section(
-            {"ramona": {"enabled": False, "tyo": {}}}, "ramona", SCHEMAS / "ramona.schema.yaml"
-        )
+        part_section({"ramona": {"enabled": False, "tyo": {}}}, "ramona", schema_of("ramona"))
 
 
 def test_an_enabled_section_gets_its_defaults_and_its_check():
@@ -61,7 +67,7 @@ def test_an_enabled_section_gets_its_defaults_and_its_check():
     section = part_section(
         config,
         "main",
-        SCHEMAS / "main.schema.yaml",
+        schema_of("main"),
         check=lambda s, d: seen.append((dict(s), d)),
         datasets={"wine": {}},
     )
@@ -90,13 +96,15 @@ def test_a_schema_violation_names_the_key(edit, message):
     main = {"datasets": ["wine"], "methods": ["greedy_rls"]}
     edit(main)
     with pytest.raises(ConfigError, match=message) as info:
-        validate_section(main, SCHEMAS / "main.schema.yaml", "main")
+        validate_section(main, schema_of("main"), "main")
     assert "\n" not in str(info.value)
 
 
 def test_the_top_level_schema_names_an_unknown_section():
     with pytest.raises(ConfigError, match=r"'mian' was unexpected"):
-        validate_section({"run_name": "x", "mian": {}}, SCHEMAS / "config.schema.yaml", "")
+        validate_config(
+            {"run_name": "x", "mian": {}}, REPO / "workflow/schemas/config.schema.yaml", ["main"]
+        )
 
 
 @pytest.mark.parametrize("configfile", ["config/config.yaml", "config/paper.yaml"])
@@ -109,9 +117,7 @@ def test_the_shipped_configs_pass_every_part_check(configfile, part):
 
     registry = load_registry().as_dicts()
     check = importlib.import_module(f"rlsbench.studies.{part}.config").check
-    section = part_section(
-        config, part, SCHEMAS / f"{part}.schema.yaml", check=check, datasets=registry
-    )
+    section = part_section(config, part, schema_of(part), check=check, datasets=registry)
     assert section["enabled"]
 
 

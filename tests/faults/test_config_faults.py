@@ -11,7 +11,6 @@ status 1, no traceback and no job.
 from __future__ import annotations
 
 import copy
-import importlib
 import re
 import subprocess
 import sys
@@ -20,22 +19,23 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rlsbench.benchmark.config import ConfigError, part_section, validate_section
+from rlsbench.benchmark.config import ConfigError, part_section, validate_config
 from rlsbench.benchmark.datasets.rules import registry_entries
+from rlsbench.benchmark.parts import installed_parts
 
 REPO = Path(__file__).resolve().parents[2]
-SCHEMAS = REPO / "workflow" / "schemas"
-PARTS = ("main", "scaling", "buteneers", "ramona", "sunyao")
+TOP_SCHEMA = REPO / "workflow" / "schemas" / "config.schema.yaml"
 DEFAULT = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
 
 
 def read_config(config: dict) -> None:
-    """What ``workflow/rules/*.smk`` do with the config at parse time."""
-    validate_section(config, SCHEMAS / "config.schema.yaml", "")
+    """What ``workflow/rules/common.smk`` and the parts' rule files do with the config at
+    parse time."""
+    parts = installed_parts()
+    validate_config(config, TOP_SCHEMA, [part.name for part in parts])
     registry = registry_entries(config)
-    for part in PARTS:
-        check = importlib.import_module(f"rlsbench.studies.{part}.config").check
-        part_section(config, part, SCHEMAS / f"{part}.schema.yaml", check=check, datasets=registry)
+    for part in parts:
+        part_section(config, part.name, part.schema, check=part.check_function(), datasets=registry)
 
 
 def edited(edit) -> dict:

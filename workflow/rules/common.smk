@@ -1,9 +1,13 @@
 # Helpers shared by the rule files (snakemake --lint wants functions here, not beside rules).
-# The top-level config check, the run directory, the dataset registry, and the two helpers
-# every part's rule file uses, `part_section` (its validated and checked config section, see
-# rlsbench.benchmark.config) and `published` (where `<part>_publish` copies the run's files).
-# Each rule that runs Python names a function in params and runs workflow/scripts/call.py
-# (see rlsbench.benchmark.workflow).
+# The installed parts (PARTS, rlsbench.benchmark.parts: the Snakefile includes their rule
+# files), the top-level config check, the run directory, the dataset registry, and the two
+# helpers every part's rule file uses, `part_section` (its validated and checked config
+# section, see rlsbench.benchmark.config) and `published` (where `<part>_publish` copies the
+# run's files). A part's rule file sets PART_TARGETS[<part>] (what `rule all` builds);
+# part_section fills PART_SECTIONS[<part>].
+# Each rule that runs Python names a function in params and runs CALL, workflow/scripts/call.py
+# (see rlsbench.benchmark.workflow), in the conda environment ENVIRONMENT: both absolute, as a
+# part's rule file lives in its own package, away from this folder.
 import os
 import re
 from pathlib import Path
@@ -12,17 +16,28 @@ import yaml
 
 from rlsbench.benchmark.config import config_errors_end_the_run
 from rlsbench.benchmark.config import part_section as read_part_section
-from rlsbench.benchmark.config import validate_section
+from rlsbench.benchmark.config import validate_config
+from rlsbench.benchmark.parts import PartPluginError, installed_parts
 
 REPO = Path(workflow.basedir)
 SCHEMAS = REPO / "workflow" / "schemas"
+REPORT_CAPTIONS = REPO / "workflow" / "report"
+try:
+    PARTS = installed_parts()
+except PartPluginError as exc:
+    raise SystemExit(str(exc)) from None
+PART_BY_NAME = {part.name: part for part in PARTS}
 # a bad config ends the parse with its one-line message, not a traceback
 with config_errors_end_the_run():
-    validate_section(config, SCHEMAS / "config.schema.yaml", "")
+    validate_config(config, SCHEMAS / "config.schema.yaml", PART_BY_NAME)
 
 RUN = config["run_name"]
 RUNDIR = f"results/runs/{RUN}"
-CALL = "../scripts/call.py"
+CALL = str(REPO / "workflow" / "scripts" / "call.py")
+ENVIRONMENT = str(REPO / "environment.yml")
+# each part's validated section ({} when absent or disabled) and what `rule all` builds of it
+PART_SECTIONS = {}
+PART_TARGETS = {}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -45,15 +60,17 @@ def prepared(dataset):
 
 
 # ---------------------------------------------------------------------------------------------
-# One pattern for the parts (main, scaling, buteneers, ramona, sunyao)
+# One pattern for the parts (PARTS)
 # ---------------------------------------------------------------------------------------------
-def part_section(part, check=None):
-    """A part's config section validated against workflow/schemas/<part>.schema.yaml and
-    checked by `check(section, registry)`; {} when the part is absent or disabled."""
+def part_section(name):
+    """The config section of part ``name`` validated against its schema and checked by its
+    check (rlsbench.benchmark.parts.Part); {} when the part is absent or disabled."""
+    part = PART_BY_NAME[name]
     with config_errors_end_the_run():
-        return read_part_section(
-            config, part, SCHEMAS / f"{part}.schema.yaml", check=check, datasets=DATASET_REGISTRY
+        PART_SECTIONS[name] = read_part_section(
+            config, name, part.schema, check=part.check_function(), datasets=DATASET_REGISTRY
         )
+    return PART_SECTIONS[name]
 
 
 def published(part, paths):
@@ -96,8 +113,8 @@ def view_spec(part, table):
     relative = table.removeprefix(f"{RUNDIR}/{part}/")
     for pattern, rst, subcategory, title in VIEW_CAPTIONS.get(part, []):
         if re.match(pattern, relative):
-            return rst, subcategory, title
-    return "table_view.rst", "Tables", None
+            return str(rst), subcategory, title
+    return str(REPORT_CAPTIONS / "table_view.rst"), "Tables", None
 
 
 def view_output(part, table):
@@ -111,7 +128,7 @@ def view_output(part, table):
     name = os.path.splitext(table.removeprefix(f"{RUNDIR}/{part}/"))[0]
     return report(
         view_path(table),
-        caption=f"../report/{caption}",
+        caption=caption,
         category=category,
         subcategory=subcategory,
         labels={"table": name},

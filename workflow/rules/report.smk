@@ -11,7 +11,7 @@
 #                    report's landing page shows (workflow/report/workflow.rst);
 #                    rlsbench.studies.overview
 # A part's views rule is fed by the part's list of outputs, so a table a part adds gets a view
-# and a LaTeX file without a change here (with the generic caption unless one is named below).
+# and a LaTeX file without a change here (with the generic caption unless its Part names one: Part.views).
 import os
 
 from rlsbench.benchmark.views import latex_path, view_path, viewed_tables
@@ -23,95 +23,30 @@ REPORT_CONFIGFILES = [
     for p in workflow.config_settings.configfiles
 ] or ["config/config.yaml"]
 
-# part -> (its category in the report, what it builds, its config section, data tables shown)
+# part -> (its category in the report, what it builds, its config section, data tables shown):
+# every installed part (rlsbench.benchmark.parts.Part), then the fidelity ledger.
 REPORT_PARTS = {
-    "main": ("Main", MAIN_TARGETS, MAIN, []),
-    "scaling": ("Scaling", SCALING_TARGETS, SCALING, []),
-    "buteneers": ("Buteneers", BUTENEERS_TARGETS, BUTENEERS, ["results.csv"]),
-    "ramona": ("Ramona et al.", RAMONA_TARGETS, RAMONA, []),
-    "sunyao": ("Sun & Yao", SUNYAO_TARGETS, SUNYAO, []),
-    "fidelity": ("Fidelity", FIDELITY_TARGETS, {}, ["fidelity.csv"]),
+    part.name: (
+        part.category,
+        PART_TARGETS[part.name],
+        PART_SECTIONS[part.name],
+        list(part.report_data),
+    )
+    for part in PARTS
 }
+REPORT_PARTS["fidelity"] = ("Fidelity", FIDELITY_TARGETS, {}, ["fidelity.csv"])
 # Caption, subcategory and title of a view, by the table's path under its part's run directory
 # (regular expressions, first match wins; the title is for files without a heading, and is the
-# caption of their LaTeX tables); any other table: the generic caption (`view_spec` and
-# `view_output` in common.smk read this and REPORT_PARTS).
+# caption of their LaTeX tables): each part's `views`; any other table: the generic caption
+# (`view_spec` and `view_output` in common.smk read this and REPORT_PARTS).
 VIEW_CAPTIONS = {
-    "main": [
-        (
-            r"tables/summary\.",
-            "main_summary.rst",
-            "Tables",
-            "Test performance at fixed k and at the k chosen by LOO, and run time per method "
-            "(mean ± sd over folds and seeds)",
-        ),
-        (
-            r"tables/paper_checks\.",
-            "main_checks.rst",
-            "Tables",
-            "The greedy RLS paper's findings measured on this run",
-        ),
-    ],
-    "scaling": [
-        (
-            r"tables/agreement\.",
-            "scaling_agreement.rst",
-            "Tables",
-            "Selections of the methods compared",
-        ),
-        (
-            r"tables/exponents\.",
-            "scaling_exponents.rst",
-            "Tables",
-            "Fitted exponents of the running time against the swept size",
-        ),
-        (
-            r"tables/speedups\.",
-            "scaling_speedups.rst",
-            "Tables",
-            "Median selection time and speed-up of greedy RLS",
-        ),
-        (
-            r"tables/paper\.",
-            "scaling_paper.rst",
-            "Tables",
-            "The paper's headline timing beside ours",
-        ),
-        (
-            r"tables/timings\.",
-            "scaling_timings.rst",
-            "Tables",
-            "Selection time of every point of every sweep",
-        ),
-    ],
-    "buteneers": [
-        (r"tables\.md", "buteneers_tables.rst", "Tables", None),
-        (r"results\.csv", "buteneers_results.rst", "Data", "Buteneers et al.: every task's rows"),
-    ],
-    "ramona": [
-        (r"realdata/paired_tests", "ramona_paired_tests.rst", "Tables", None),
-        (r"tables/table(8|9)_", "ramona_cputime.rst", "CPU time", None),
-        (r"tables/table", "ramona_tables.rst", "Tables", None),
-    ],
-    "sunyao": [
-        (
-            r"table1/",
-            "sunyao_table1.rst",
-            "Table 1",
-            "Sun & Yao, Table 1: test MSE (basis vectors)",
-        ),
-        (
-            r"fig1/",
-            "sunyao_fig1.rst",
-            "Fig. 1",
-            "Sun & Yao, Fig. 1: training time and test NMSE against the training size",
-        ),
-    ],
-    "fidelity": [
-        (r"fidelity_summary\.", "fidelity_summary.rst", "Summary", None),
-        (r"fidelity\.csv", "fidelity.rst", "Ledger", "Fidelity ledger"),
-    ],
+    part.name: [(v.pattern, v.caption, v.subcategory, v.title) for v in part.views]
+    for part in PARTS
 }
+VIEW_CAPTIONS["fidelity"] = [
+    (r"fidelity_summary\.", REPORT_CAPTIONS / "fidelity_summary.rst", "Summary", None),
+    (r"fidelity\.csv", REPORT_CAPTIONS / "fidelity.rst", "Ledger", "Fidelity ledger"),
+]
 
 
 REPORT_VIEWS = {}

@@ -1,12 +1,13 @@
 """Reading a part's config section, one way for every part.
 
-The workflow's config has one section per part (``main``, ``scaling``, ``buteneers``,
-``ramona``, ``sunyao``). Each rule file reads its section with :func:`part_section`:
+The workflow's config has one section per installed part (:mod:`rlsbench.benchmark.parts`)
+beside the top-level keys of ``workflow/schemas/config.schema.yaml`` (checked by
+:func:`validate_config`). Each rule file reads its section with :func:`part_section`:
 
-1. the section is validated against the part's JSON schema
-   (``workflow/schemas/<part>.schema.yaml``), which fills in the schema's defaults;
-2. when the section says ``enabled``, the part's own ``check(section, datasets)`` (in
-   ``rlsbench.studies.<part>.config``) looks at what a schema cannot express: names that must
+1. the section is validated against the part's JSON schema (``Part.schema``), which fills in
+   the schema's defaults;
+2. when the section says ``enabled``, the part's own ``check(section, datasets)``
+   (``Part.check``) looks at what a schema cannot express: names that must
    exist in the dataset registry or among the installed methods, sizes that must fit a
    dataset. It raises :class:`ConfigError` naming the config key.
 
@@ -208,6 +209,37 @@ def check_numbers(data, key: str = "") -> None:
             )
 
 
+def validate_config(config: dict, schema, parts) -> dict:
+    """Validate the top level of a workflow config, filling in its defaults in place.
+
+    Parameters
+    ----------
+    config : dict
+        The whole workflow config.
+    schema : str or Path
+        The top-level schema (``workflow/schemas/config.schema.yaml``), which knows no part.
+    parts : iterable of str
+        The installed parts' names: their sections are allowed at the top level and left to
+        :func:`part_section` (each part's own schema).
+
+    Returns
+    -------
+    dict
+        ``config``.
+
+    Raises
+    ------
+    ConfigError
+        The first violation; an unknown top-level key is one.
+    """
+    sections = set(parts)
+    top = {key: value for key, value in config.items() if key not in sections}
+    validate_section(top, schema, "")
+    config.update(top)
+    check_numbers({key: config[key] for key in sections if key in config}, "")
+    return config
+
+
 def part_section(
     config: Mapping,
     part: str,
@@ -276,7 +308,7 @@ def dataset_entry(
     tasks : tuple of str, optional
         The tasks the part supports (``"binary"``, ``"multiclass"``, ``"regression"``).
     part : str
-        Who needs the task, for the message (e.g. ``"Ramona et al.'s protocol"``).
+        Who needs the task, for the message (e.g. ``"the part's protocol"``).
 
     Raises
     ------

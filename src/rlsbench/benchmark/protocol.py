@@ -10,7 +10,7 @@ For one dataset, one selection method and one cross-validation fold:
    estimate on the training split, the feature chosen, λ and the elapsed time.
 
 Everything here takes arrays and returns arrays or plain records; the Snakemake rules
-(``workflow/rules/main.smk``) only call :func:`alpha_job` (every fold of one dataset) and
+(the main part's ``workflow/rules.smk``) only call :func:`alpha_job` (every fold of one dataset) and
 :func:`select_job` (every fold and seed of one dataset and method), whose folds run side by
 side on the job's threads (:mod:`rlsbench.benchmark.parallel`).
 """
@@ -487,7 +487,7 @@ def _loo_per_step(X, Y, path, bias):
 
 
 # ---------------------------------------------------------------------------------------------
-# Snakemake entry points (workflow/rules/main.smk): file in, file out, atomically.
+# Snakemake entry points (the main part's workflow/rules.smk): file in, file out, atomically.
 # ---------------------------------------------------------------------------------------------
 #: Keys of the ``main`` section a selection job depends on (its provenance hash covers these).
 JOB_KEYS = (

@@ -240,7 +240,7 @@ def runtime_table(benchmark_paths, prefix):
 
 
 # ---------------------------------------------------------------------------------------------
-# Jobs of the workflow (workflow/rules/main.smk): files in, files out
+# Jobs of the workflow (the main part's workflow/rules.smk): files in, files out
 # ---------------------------------------------------------------------------------------------
 def aggregate_job(tables, steps):
     """Merge the per-job tables (list of paths) into the step table ``steps``."""

@@ -25,51 +25,6 @@ from rlsbench.benchmark._io import atomic_path, atomic_write_text
 
 log = logging.getLogger(__name__)
 
-#: Columns holding a measurement of the run itself (times, memory) or a number computed only
-#: from such measurements (speed-ups, fitted time exponents): they differ between two runs of
-#: one config, and nothing else in a result table may. Every part's measurement columns are
-#: listed here, in one place, so that a comparison of two runs is not a guess by name.
-MEASUREMENT_COLUMNS = frozenset(
-    {
-        # main (rlsbench.benchmark.protocol.TIMING_COLUMNS, results.summary / runtime)
-        "alpha_time_s",
-        "fit_time_s",
-        "elapsed_s",
-        "score_time_s",
-        "fit time (s)",
-        "total_s",
-        "mean_s",
-        "max_rss_mb",
-        # scaling (points, timings, speedups, exponents, paper)
-        "wall_s",
-        "wall_s_min",
-        "wall_s_max",
-        "cpu_s",
-        "cpu_s_min",
-        "cpu_s_max",
-        "job_s",
-        "job_cpu_s",
-        "job_max_rss_mb",
-        "time_s",
-        "time_s_min",
-        "time_s_max",
-        "reference_s",
-        "single_s",
-        "speedup",
-        "exponent",
-        "stderr",
-        "paper / ours (cpu)",
-        # buteneers, ramona, sunyao
-        "t_fixed",
-        "t_opt",
-        "t_features",
-        "seconds",
-        "fit_seconds",
-        "fit_s",
-        "fit_s_mean",
-    }
-)
-
 
 def _provenance_columns() -> frozenset:
     from rlsbench.benchmark.provenance import PACKAGES
@@ -86,13 +41,31 @@ def _provenance_columns() -> frozenset:
 #: vary between two runs of one config and are not listed).
 PROVENANCE_COLUMNS = _provenance_columns()
 
-#: What two runs of one config and seed may differ in.
-RUN_DEPENDENT_COLUMNS = MEASUREMENT_COLUMNS | PROVENANCE_COLUMNS
+
+def __getattr__(name: str):
+    """``MEASUREMENT_COLUMNS`` and ``RUN_DEPENDENT_COLUMNS``, read from the installed parts
+    when first asked for (never at import time: the parts are plugins).
+
+    ``MEASUREMENT_COLUMNS``: columns holding a measurement of the run itself (times, memory)
+    or a number computed only from such measurements (speed-ups, fitted time exponents): they
+    differ between two runs of one config, and nothing else in a result table may. Each part
+    lists its own (``Part.measurement_columns``, :mod:`rlsbench.benchmark.parts`), so that a
+    comparison of two runs is not a guess by name. ``RUN_DEPENDENT_COLUMNS``: what two runs of
+    one config and seed may differ in, those and :data:`PROVENANCE_COLUMNS`.
+    """
+    if name == "MEASUREMENT_COLUMNS":
+        from rlsbench.benchmark.parts import measurement_columns
+
+        return measurement_columns()
+    if name == "RUN_DEPENDENT_COLUMNS":
+        return __getattr__("MEASUREMENT_COLUMNS") | PROVENANCE_COLUMNS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def deterministic_part(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` without its :data:`RUN_DEPENDENT_COLUMNS`: what the config and seed fix."""
-    return frame.drop(columns=[c for c in frame.columns if c in RUN_DEPENDENT_COLUMNS])
+    dependent = __getattr__("RUN_DEPENDENT_COLUMNS")
+    return frame.drop(columns=[c for c in frame.columns if c in dependent])
 
 
 def write_csv(frame: pd.DataFrame, path, **to_csv) -> None:

@@ -31,19 +31,13 @@ import pandas as pd
 from pandas.io.formats.style import Styler
 
 from rlsbench.benchmark._io import atomic_write_text
+from rlsbench.benchmark.parts import papers
 from rlsbench.benchmark.views import page
 from rlsbench.studies.fidelity.transcription import load_claims
 from rlsbench.studies.fidelity.verdicts import VERDICTS
 
 log = logging.getLogger(__name__)
 
-#: The papers as a reader knows them.
-PAPERS = {
-    "pahikkala": "Pahikkala et al.",
-    "buteneers": "Buteneers et al.",
-    "ramona": "Ramona et al.",
-    "sunyao": "Sun & Yao",
-}
 #: Background colour of each verdict.
 VERDICT_COLOURS = {
     "match": "#b7e4c7",
@@ -101,26 +95,28 @@ def _table(frame: pd.DataFrame, ident: str, *, escape=True, numeric=()) -> str:
 def verdict_counts(ledger: pd.DataFrame) -> pd.DataFrame:
     """Verdict counts per paper (rows, plus "all") for the numbered tables and figures and the
     claims (column groups), from the ledger's ``item`` and ``claim`` rows."""
+    known = papers()
     blocks = {}
     for level, title in (("item", "tables and figures"), ("claim", "claim checks")):
         rows = ledger[ledger["level"] == level]
         counts = pd.crosstab(rows["paper"], rows["verdict"]).reindex(
-            index=[p for p in PAPERS if p in set(ledger["paper"])], columns=VERDICTS, fill_value=0
+            index=[p for p in known if p in set(ledger["paper"])], columns=VERDICTS, fill_value=0
         )
         counts.loc["all"] = counts.sum()
         counts["total"] = counts.sum(axis=1)
         blocks[title] = counts
     table = pd.concat(blocks, axis=1)
-    table.index = [PAPERS.get(p, p) for p in table.index]
+    table.index = [known.get(p, p) for p in table.index]
     return table.fillna(0).astype(int)
 
 
 def item_verdicts(ledger: pd.DataFrame) -> pd.DataFrame:
     """One row per numbered table and figure: paper, item, verdict, reason."""
     items = ledger[ledger["level"] == "item"]
+    known = papers()
     return pd.DataFrame(
         {
-            "paper": items["paper"].map(lambda p: PAPERS.get(p, p)),
+            "paper": items["paper"].map(lambda p: known.get(p, p)),
             "item": items["item"],
             "verdict": items["verdict"],
             "why": items["reason"].fillna(""),
@@ -135,12 +131,13 @@ def claim_verdicts(ledger: pd.DataFrame, claims: pd.DataFrame | None = None) -> 
         claims = load_claims()
     rows = ledger[ledger["level"] == "claim"]
     text = claims.set_index(["paper", "claim_id"])["claim"]
+    known = papers()
     out = []
     for (paper, cid), group in rows.groupby(["paper", "claim_id"], sort=False):
         counts = group["verdict"].value_counts()
         out.append(
             {
-                "paper": PAPERS.get(paper, paper),
+                "paper": known.get(paper, paper),
                 "claim": cid,
                 "what the paper says": text.get((paper, cid), ""),
                 "verdicts of its scopes": ", ".join(

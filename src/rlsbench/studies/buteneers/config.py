@@ -1,8 +1,8 @@
 """The ``buteneers`` config section: its checks and its jobs (one per task).
 
-``workflow/rules/buteneers.smk`` reads the section with
+``workflow/rules.smk`` here reads the section with
 :func:`rlsbench.benchmark.config.part_section` (schema
-``workflow/schemas/buteneers.schema.yaml``, then :func:`check`).
+``workflow/schema.yaml`` here, then :func:`check`).
 """
 
 from __future__ import annotations
@@ -96,3 +96,14 @@ def tasks(section: dict) -> dict[str, dict]:
 def common(section: dict) -> dict:
     """The section's settings shared by every task job."""
     return {k: section[k] for k in COMMON_KEYS if k in section}
+
+
+def plan_line(section: Mapping, datasets: Mapping) -> str:
+    """The part's line of the plan a run prints (rlsbench.studies.plan): tasks and methods."""
+    from rlsbench.studies.plan import names
+
+    tasks = section.get("tasks", [])
+    return (
+        f"tasks {names(t['name'] for t in tasks)}; methods "
+        f"{names(section.get('methods', []))}; no cost model"
+    )

@@ -1,4 +1,4 @@
-"""The jobs of the Buteneers et al. rules (``workflow/rules/buteneers.smk``): files in, files
+"""The jobs of the Buteneers et al. rules (``workflow/rules.smk`` here): files in, files
 out.
 
 * :func:`task_job` — one task of Tables 3, 5 and 6: read-out features, then every method on them

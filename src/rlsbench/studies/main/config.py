@@ -1,7 +1,7 @@
 """The ``main`` config section: its checks and the plan of its jobs.
 
-``workflow/rules/main.smk`` reads the section with
-:func:`rlsbench.benchmark.config.part_section` (schema ``workflow/schemas/main.schema.yaml``,
+``workflow/rules.smk`` here reads the section with
+:func:`rlsbench.benchmark.config.part_section` (schema ``workflow/schema.yaml`` here,
 then :func:`check`) and builds its rules from the functions here: one λ-search job per dataset
 (all its folds) and one selection job per (dataset, method) (all its folds and seeds), with
 resources (``mem_mb``, ``runtime`` in minutes) estimated from the dataset's size, the method's
@@ -255,3 +255,42 @@ def select_runtime(
     sec = min(sec, budget) + 8.0 * m * k * k / main["flops_per_second"]
     total = sec * _n_tasks(main, method) / max(1, threads)
     return max(5, math.ceil(3 * total / 60))
+
+
+# ---------------------------------------------------------------------------------------------
+# The plan a run prints before any job starts (rlsbench.studies.plan, Part.plan)
+# ---------------------------------------------------------------------------------------------
+def main_seconds(main: Mapping, datasets: Mapping) -> float:
+    """Estimated single-core seconds of the main part: every λ search and every selection
+    task the protocol will run (a task over the memory or time budget is skipped, as the
+    protocol skips it) with its LOO path."""
+    from rlsbench.studies.plan import DEFAULT_FLOPS_PER_SECOND
+
+    rate = main.get("flops_per_second", DEFAULT_FLOPS_PER_SECOND)
+    total = 0.0
+    for dataset in main.get("datasets", []):
+        m, n, k = train_shape(main, datasets, dataset)
+        total += (2.0 * m * n * min(m, n) + 124.0 * m * n) * main.get("n_folds", 10) / rate
+        for method in main.get("methods", []):
+            feas = feasibility(
+                get_method(method),
+                m,
+                n,
+                k,
+                n_outputs(datasets, dataset),
+                memory_budget_mb=main["memory_budget_mb"],
+                time_budget_s=main["time_budget_s"],
+                flops_per_second=rate,
+            )
+            if feas.feasible:
+                total += (feas.seconds + 8.0 * m * k * k / rate) * _n_tasks(main, method)
+    return total
+
+
+def plan_line(main: Mapping, datasets: Mapping) -> str:
+    """The main part's line of the plan: datasets, methods and the cost model's CPU time."""
+    from rlsbench.studies.plan import minutes, names
+
+    what = f"datasets {names(main['datasets'])}; methods {names(main['methods'])}"
+    cpu = minutes(main_seconds(main, datasets))
+    return f"{what}; up to {cpu} of CPU (the budgets' cost model)"

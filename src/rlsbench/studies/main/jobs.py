@@ -1,4 +1,4 @@
-"""The jobs of the main part's report rules (``workflow/rules/main.smk``): files in, files out.
+"""The jobs of the main part's report rules (``workflow/rules.smk`` here): files in, files out.
 
 The protocol's own jobs (λ search, selection) and the generic tables (steps, curves,
 summary, run times) are library functions (:mod:`rlsbench.benchmark.protocol`,

@@ -391,7 +391,7 @@ def paper_checks(frame, report_k, *, method="greedy_rls", baseline="random"):
 
 
 def overview_figures_job(steps, curves_all, runtime, pareto):
-    """Draw the figures across datasets of a run (``workflow/rules/main.smk``,
+    """Draw the figures across datasets of a run (``workflow/rules.smk`` here,
     rule ``main_overview_figures``).
 
     Parameters

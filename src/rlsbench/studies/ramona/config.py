@@ -1,7 +1,7 @@
 """The ``ramona`` config section: its checks, defaults and the files its rules write.
 
-``workflow/rules/ramona.smk`` reads the section with
-:func:`rlsbench.benchmark.config.part_section` (schema ``workflow/schemas/ramona.schema.yaml``,
+``workflow/rules.smk`` here reads the section with
+:func:`rlsbench.benchmark.config.part_section` (schema ``workflow/schema.yaml`` here,
 then :func:`check`) and builds its rules from the functions here: one job per (toy problem,
 method), per (real-data experiment, kernel) running all its methods, and per CPU-time axis.
 """
@@ -226,3 +226,12 @@ def targets(section: dict, directory: str) -> list[str]:
     )
     cpu = ["cpu_rows", "table8", "table9"] if cputime_axes(section) else []
     return [out[name] for name in toy + real + cpu]
+
+
+def plan_line(section: Mapping, datasets: Mapping) -> str:
+    """The part's line of the plan a run prints (rlsbench.studies.plan): its experiments."""
+    from rlsbench.studies.plan import names
+
+    experiments = section.get("experiments", {})
+    found = experiments if isinstance(experiments, Mapping) else [e["name"] for e in experiments]
+    return f"experiments {names(found) if found else 'toy and CPU-time'}; no cost model"

@@ -1,4 +1,4 @@
-"""The jobs of the Ramona et al. rules (``workflow/rules/ramona.smk``): files in, files out.
+"""The jobs of the Ramona et al. rules (``workflow/rules.smk`` here): files in, files out.
 
 * :func:`toy_job`, :func:`realdata_job`, :func:`cputime_job` — one measured job each, tidy
   CSV rows with provenance;

@@ -1,7 +1,7 @@
 """The ``scaling`` config section: its checks and the files its rules write.
 
-``workflow/rules/scaling.smk`` reads the section with
-:func:`rlsbench.benchmark.config.part_section` (schema ``workflow/schemas/scaling.schema.yaml``,
+``workflow/rules.smk`` here reads the section with
+:func:`rlsbench.benchmark.config.part_section` (schema ``workflow/schema.yaml`` here,
 then :func:`check`); its jobs are the timing points of
 :func:`rlsbench.studies.scaling.experiment.plan_points` within the budget
 (:func:`rlsbench.studies.scaling.experiment.run_points`).
@@ -95,3 +95,28 @@ def published(section: dict, directory: str) -> list[str]:
         *[f"{directory}/tables/{name}" for name in ("agreement.csv", "agreement.md")],
         *[f"{directory}/tables/{name}" for name in ("points.csv", "provenance.json")],
     ]
+
+
+# ---------------------------------------------------------------------------------------------
+# The plan a run prints before any job starts (rlsbench.studies.plan, Part.plan)
+# ---------------------------------------------------------------------------------------------
+def scaling_seconds(section: Mapping) -> float:
+    """Estimated single-core seconds of the scaling study's planned points (repeats counted)."""
+    from rlsbench.studies.plan import DEFAULT_FLOPS_PER_SECOND
+    from rlsbench.studies.scaling.experiment import plan_points, plan_rows
+
+    rows = plan_rows(plan_points(section), section)
+    rate = section.get("flops_per_second", DEFAULT_FLOPS_PER_SECOND)
+    repeats = section.get("repeats", 1)
+    return sum(r["estimated_flops"] for r in rows if r.get("status") != "skipped") * repeats / rate
+
+
+def plan_line(section: Mapping, datasets: Mapping) -> str:
+    """The scaling study's line of the plan: its methods and the cost model's CPU time."""
+    from rlsbench.studies.plan import minutes, names
+
+    methods = section.get("methods", {})
+    return (
+        f"methods {names(methods)}; "
+        f"up to {minutes(scaling_seconds(section))} of CPU (the budgets' cost model)"
+    )

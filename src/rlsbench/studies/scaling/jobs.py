@@ -1,4 +1,4 @@
-"""The jobs of the scaling study's rules (``workflow/rules/scaling.smk``): files in, files out.
+"""The jobs of the scaling study's rules (``workflow/rules.smk`` here): files in, files out.
 
 * :func:`point_job` — one timing point, once per repeat of ``benchmark: repeat(...)``;
 * :func:`collect_job` — every point record and its benchmark into ``points.csv``;

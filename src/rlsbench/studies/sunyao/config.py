@@ -1,7 +1,7 @@
 """The ``sunyao`` config section: its checks and the inputs and files of its rules.
 
-``workflow/rules/sunyao.smk`` reads the section with
-:func:`rlsbench.benchmark.config.part_section` (schema ``workflow/schemas/sunyao.schema.yaml``,
+``workflow/rules.smk`` here reads the section with
+:func:`rlsbench.benchmark.config.part_section` (schema ``workflow/schema.yaml`` here,
 then :func:`check`). Its studies are ``table1`` (a list of datasets, each over random
 splits) and ``fig1`` (one dataset over growing training sets); a dataset's ``source`` is
 ``prepared`` (a registry dataset, ``results/datasets/prepared/<name>.npz``) or ``sinc``
@@ -173,3 +173,11 @@ def published(section: dict, directory: str) -> list[str]:
         *[f"{directory}/hyper/table1/{d}.json" for d in t1["datasets"]],
         *([f"{directory}/hyper/fig1/{f1['dataset']}.json"] if f1 else []),
     ]
+
+
+def plan_line(section: Mapping, datasets: Mapping) -> str:
+    """The part's line of the plan a run prints (rlsbench.studies.plan): Table 1's datasets."""
+    from rlsbench.studies.plan import names
+
+    data = [e["name"] for e in section.get("table1", {}).get("datasets", [])]
+    return f"Table 1 datasets {names(data)}; no cost model"

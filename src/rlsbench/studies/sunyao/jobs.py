@@ -1,4 +1,4 @@
-"""The jobs of the Sun & Yao rules (``workflow/rules/sunyao.smk``): files in, files out.
+"""The jobs of the Sun & Yao rules (``workflow/rules.smk`` here): files in, files out.
 
 * :func:`hyper_job` — a dataset's hyperparameters by 5-fold CV on a subset;
 * :func:`table1_runs_job`, :func:`table1_job` — one method over the random splits, then

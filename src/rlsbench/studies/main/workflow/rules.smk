@@ -13,7 +13,7 @@ from rlsbench.benchmark.protocol import alpha_settings, job_settings
 from rlsbench.studies.main import config as main_config
 from rlsbench.studies.main import statistics as main_statistics
 
-MAIN = part_section("main", main_config.check)
+MAIN = part_section("main")
 # main.device: cuda needs a GPU where the selection jobs run: checked now when they run here;
 # on a cluster's submitting node (sbatch on the PATH) the job checks where it lands instead
 if MAIN and workflow.is_main_process and shutil.which("sbatch") is None:
@@ -41,6 +41,7 @@ MAIN_OVERVIEW_FIGURES = {
 }
 if MAIN:
     MAIN_TARGETS = MAIN_TARGETS + list(MAIN_OVERVIEW_FIGURES.values())
+PART_TARGETS["main"] = MAIN_TARGETS
 # a file of a dataset or method the run does not name has no rule (not a missing input)
 MAIN_DATASETS = main_config.names_pattern(MAIN.get("datasets", []))
 MAIN_METHODS = main_config.names_pattern(MAIN.get("methods", []))
@@ -63,7 +64,7 @@ rule main_alpha:
     wildcard_constraints:
         dataset=MAIN_DATASETS,
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     threads: MAIN.get("threads", 2)
     resources:
         mem_mb=lambda wc, threads: main_config.alpha_mem_mb(
@@ -94,7 +95,7 @@ rule main_select:
         dataset=MAIN_DATASETS,
         method=MAIN_METHODS,
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     threads: MAIN.get("threads", 2)
     resources:
         mem_mb=lambda wc, threads: main_config.select_mem_mb(
@@ -124,7 +125,7 @@ rule main_alphas:
     log:
         f"{MAIN_DIR}/logs/alphas.log",
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     params:
         function="rlsbench.benchmark.results.alphas_job",
     script:
@@ -141,7 +142,7 @@ rule main_aggregate:
     benchmark:
         f"{MAIN_DIR}/benchmarks/aggregate.tsv"
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     params:
         function="rlsbench.benchmark.results.aggregate_job",
     script:
@@ -156,7 +157,7 @@ rule main_curves:
     log:
         f"{MAIN_DIR}/logs/curves.log",
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     params:
         function="rlsbench.benchmark.results.curves_job",
     script:
@@ -171,7 +172,7 @@ rule main_runtime:
     log:
         f"{MAIN_DIR}/logs/runtime.log",
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     params:
         function="rlsbench.benchmark.results.runtime_job",
         prefix=f"{MAIN_DIR}/benchmarks/",
@@ -188,7 +189,7 @@ rule main_summary:
     log:
         f"{MAIN_DIR}/logs/summary.log",
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     params:
         function="rlsbench.benchmark.results.summary_job",
         report_k=MAIN.get("report_k", []),
@@ -205,7 +206,7 @@ rule main_checks:
     log:
         f"{MAIN_DIR}/logs/checks.log",
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     params:
         function="rlsbench.studies.main.jobs.checks_job",
         report_k=MAIN.get("report_k", []),
@@ -221,14 +222,14 @@ rule main_figures:
         figure_variants(f"{MAIN_DIR}/figures/loo_vs_test_{{dataset}}.png"),
         test=report(
             f"{MAIN_DIR}/figures/test_{{dataset}}.png",
-            caption="../report/main_test.rst",
+            caption="report/test.rst",
             category="Main",
             subcategory="Test accuracy vs k (Figs. 4-9)",
             labels={"dataset": "{dataset}", "figure": "test vs k"},
         ),
         loo=report(
             f"{MAIN_DIR}/figures/loo_vs_test_{{dataset}}.png",
-            caption="../report/main_loo.rst",
+            caption="report/loo.rst",
             category="Main",
             subcategory="LOO vs test, greedy RLS (Figs. 10-15)",
             labels={"dataset": "{dataset}", "figure": "LOO vs test"},
@@ -238,7 +239,7 @@ rule main_figures:
     wildcard_constraints:
         dataset=MAIN_DATASETS,
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     params:
         function="rlsbench.studies.main.jobs.figures_job",
         dataset="{dataset}",
@@ -255,7 +256,7 @@ rule main_overview_figures:
     log:
         f"{MAIN_DIR}/logs/overview_figures.log",
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     params:
         function="rlsbench.studies.main.report.overview_figures_job",
     script:
@@ -282,7 +283,7 @@ if MAIN_STATISTICS:
         log:
             f"{MAIN_DIR}/logs/statistics.log",
         conda:
-            "../../environment.yml"
+            ENVIRONMENT
         params:
             function="rlsbench.studies.main.statistics.statistics_job",
             settings=MAIN_STATISTICS,
@@ -300,7 +301,7 @@ if MAIN_LATEX:
         log:
             f"{MAIN_DIR}/logs/paper_table.log",
         conda:
-            "../../environment.yml"
+            ENVIRONMENT
         params:
             function="rlsbench.benchmark.paper_table.paper_table_job",
             settings=MAIN_LATEX,
@@ -330,7 +331,7 @@ rule main_publish:
     log:
         f"{MAIN_DIR}/logs/publish.log",
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     params:
         function="rlsbench.benchmark.tables.publish",
         config=config,

@@ -9,11 +9,12 @@ import re
 
 from rlsbench.studies.buteneers import config as buteneers_config
 
-BUTENEERS = part_section("buteneers", buteneers_config.check)
+BUTENEERS = part_section("buteneers")
 BUTENEERS_DIR = f"{RUNDIR}/buteneers"
 BUTENEERS_TASKS = buteneers_config.tasks(BUTENEERS)
 BUTENEERS_OUTPUTS = [f"{BUTENEERS_DIR}/{name}" for name in buteneers_config.OUTPUTS]
 BUTENEERS_TARGETS = BUTENEERS_OUTPUTS if BUTENEERS else []
+PART_TARGETS["buteneers"] = BUTENEERS_TARGETS
 
 
 rule buteneers_task:
@@ -35,7 +36,7 @@ rule buteneers_task:
         # task names are the only values the wildcard can take, so a lookup cannot fail
         task="|".join(re.escape(name) for name in BUTENEERS_TASKS) or "(?!)",
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     threads: 1
     params:
         function="rlsbench.studies.buteneers.jobs.task_job",
@@ -54,7 +55,7 @@ rule buteneers_timing:
     benchmark:
         f"{BUTENEERS_DIR}/benchmarks/timing.tsv"
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     threads: 1
     params:
         function="rlsbench.studies.buteneers.jobs.timing_job",
@@ -74,7 +75,7 @@ rule buteneers_tables:
     log:
         f"{BUTENEERS_DIR}/logs/tables.log",
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     params:
         function="rlsbench.studies.buteneers.jobs.tables_job",
     script:
@@ -96,7 +97,7 @@ rule buteneers_publish:
     log:
         f"{BUTENEERS_DIR}/logs/publish.log",
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     params:
         function="rlsbench.benchmark.tables.publish",
         config=config,

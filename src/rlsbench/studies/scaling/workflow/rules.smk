@@ -18,13 +18,14 @@ from rlsbench.studies.scaling.experiment import (
     run_points,
 )
 
-SCALING = part_section("scaling", scaling_config.check)
+SCALING = part_section("scaling")
 SCALING_DIR = f"{RUNDIR}/scaling"
 SCALING_PLAN = plan_points(SCALING) if SCALING else {}
 SCALING_POINTS = run_points(SCALING_PLAN, SCALING) if SCALING else {}
 SCALING_POINT_STEM = "{method}/t{threads}/m{m}_n{n}_k{k}"
 SCALING_TABLES = scaling_config.tables(SCALING_DIR)
 SCALING_TARGETS = scaling_config.outputs(SCALING, SCALING_DIR) if SCALING else []
+PART_TARGETS["scaling"] = SCALING_TARGETS
 SCALING_PUBLISHED = scaling_config.published(SCALING, SCALING_DIR)
 
 
@@ -42,7 +43,7 @@ rule scaling_point:
         n=r"\d+",
         k=r"\d+",
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     # exclusive: the job reserves every core so that no other job disturbs its timing; it
     # still uses only its wildcard's thread count (capped in the job).
     threads: lambda wc: workflow.cores if SCALING.get("exclusive", False) else int(wc.threads)
@@ -66,7 +67,7 @@ rule scaling_collect:
     benchmark:
         f"{SCALING_DIR}/benchmarks/collect.tsv"
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     params:
         function="rlsbench.studies.scaling.jobs.collect_job",
         plan=plan_rows(SCALING_PLAN, SCALING) if SCALING else [],
@@ -86,7 +87,7 @@ rule scaling_agreement:
     benchmark:
         f"{SCALING_DIR}/benchmarks/agreement.tsv"
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     params:
         function="rlsbench.studies.scaling.jobs.agreement_job",
         excluded=scaling_config.agreement_excluded(SCALING),
@@ -112,7 +113,7 @@ rule scaling_tables:
     benchmark:
         f"{SCALING_DIR}/benchmarks/tables.tsv"
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     params:
         function="rlsbench.studies.scaling.jobs.tables_job",
         settings=SCALING,
@@ -128,7 +129,7 @@ rule scaling_figure:
         figure_variants(f"{SCALING_DIR}/figures/{{sweep}}_{{scale}}.png"),
         figure=report(
             f"{SCALING_DIR}/figures/{{sweep}}_{{scale}}.png",
-            caption="../report/scaling_figure.rst",
+            caption="report/figure.rst",
             category="Scaling",
             subcategory="Figures",
             labels={"sweep": "{sweep}", "axes": "{scale}"},
@@ -141,7 +142,7 @@ rule scaling_figure:
         sweep="|".join(SCALING.get("sweeps", {})) or "(?!)",
         scale="linear|log",
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     params:
         function="rlsbench.studies.scaling.jobs.figure_job",
         sweep="{sweep}",
@@ -167,7 +168,7 @@ rule scaling_publish:
     log:
         f"{SCALING_DIR}/logs/publish.log",
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     params:
         function="rlsbench.benchmark.tables.publish",
         config=config,

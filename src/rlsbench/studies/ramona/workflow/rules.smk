@@ -8,13 +8,14 @@
 #   snakemake ramona_publish --cores 1 --configfile config/paper.yaml   (-> results/paper/ramona)
 from rlsbench.studies.ramona import config as ramona_config
 
-RAMONA = part_section("ramona", ramona_config.check)
+RAMONA = part_section("ramona")
 RAMONA_DIR = f"{RUNDIR}/ramona"
 RAMONA_TOY_FILES = ramona_config.toy_files(RAMONA, RAMONA_DIR)
 RAMONA_REAL_FILES = ramona_config.realdata_files(RAMONA, RAMONA_DIR)
 RAMONA_CPU_AXES = ramona_config.cputime_axes(RAMONA)
 RAMONA_OUTPUTS = ramona_config.outputs(RAMONA, RAMONA_DIR)
 RAMONA_TARGETS = ramona_config.targets(RAMONA, RAMONA_DIR)
+PART_TARGETS["ramona"] = RAMONA_TARGETS
 
 
 rule ramona_toy:
@@ -28,7 +29,7 @@ rule ramona_toy:
         problem="linear|nonlinear",
         method="[a-z0-9]+",
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     threads: RAMONA.get("threads", 1)
     params:
         function="rlsbench.studies.ramona.jobs.toy_job",
@@ -54,7 +55,7 @@ rule ramona_realdata:
         experiment="[A-Za-z0-9_\-]+",
         kernel="linear|rbf|poly",
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     threads: RAMONA.get("threads", 1)
     params:
         function="rlsbench.studies.ramona.jobs.realdata_job",
@@ -76,7 +77,7 @@ rule ramona_cputime:
     wildcard_constraints:
         axis="N|D",
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     threads: 1
     params:
         function="rlsbench.studies.ramona.jobs.cputime_job",
@@ -96,7 +97,7 @@ rule ramona_toy_report:
         summary=RAMONA_OUTPUTS["toy_summary"],
         figure=report(
             RAMONA_OUTPUTS["toy_figure"],
-            caption="../report/ramona_toy.rst",
+            caption="report/toy.rst",
             category="Ramona et al.",
             subcategory="Toy problems",
         ),
@@ -105,7 +106,7 @@ rule ramona_toy_report:
     benchmark:
         f"{RAMONA_DIR}/benchmarks/toy_report.tsv"
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     params:
         function="rlsbench.studies.ramona.jobs.toy_report_job",
     script:
@@ -123,7 +124,7 @@ rule ramona_realdata_report:
         tests_sas=RAMONA_OUTPUTS["real_tests_sas"],
         figure=report(
             RAMONA_OUTPUTS["real_figure"],
-            caption="../report/ramona_realdata.rst",
+            caption="report/realdata.rst",
             category="Ramona et al.",
             subcategory="Real data",
         ),
@@ -136,7 +137,7 @@ rule ramona_realdata_report:
     benchmark:
         f"{RAMONA_DIR}/benchmarks/realdata_report.tsv"
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     params:
         function="rlsbench.studies.ramona.jobs.realdata_report_job",
         experiments={
@@ -159,7 +160,7 @@ rule ramona_cputime_report:
     benchmark:
         f"{RAMONA_DIR}/benchmarks/cputime_report.tsv"
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     params:
         function="rlsbench.studies.ramona.jobs.cputime_report_job",
     script:
@@ -181,7 +182,7 @@ rule ramona_publish:
     log:
         f"{RAMONA_DIR}/logs/publish.log",
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     params:
         function="rlsbench.benchmark.tables.publish",
         config=config,

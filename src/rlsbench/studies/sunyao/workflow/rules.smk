@@ -12,12 +12,13 @@
 from rlsbench.studies.sunyao import config as sunyao_config
 from rlsbench.studies.sunyao.experiments import METHODS as SUNYAO_METHODS
 
-SUNYAO = part_section("sunyao", sunyao_config.check)
+SUNYAO = part_section("sunyao")
 SUNYAO_DIR = f"{RUNDIR}/sunyao"
 SUNYAO_T1 = sunyao_config.table1(SUNYAO)
 SUNYAO_F1 = sunyao_config.fig1(SUNYAO)
 SUNYAO_OUTPUTS = sunyao_config.outputs(SUNYAO, SUNYAO_DIR)
 SUNYAO_TARGETS = sunyao_config.targets(SUNYAO, SUNYAO_DIR)
+PART_TARGETS["sunyao"] = SUNYAO_TARGETS
 SUNYAO_PUBLISHED = sunyao_config.published(SUNYAO, SUNYAO_DIR)
 
 
@@ -42,7 +43,7 @@ rule sunyao_hyper:
     benchmark:
         f"{SUNYAO_DIR}/benchmarks/hyper/{{sy_study}}/{{sy_dataset}}.tsv"
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     threads: SUNYAO.get("threads", 1)
     params:
         function="rlsbench.studies.sunyao.jobs.hyper_job",
@@ -73,7 +74,7 @@ rule sunyao_table1_runs:
     benchmark:
         f"{SUNYAO_DIR}/benchmarks/table1/{{sy_dataset}}/{{sy_method}}.tsv"
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     threads: SUNYAO.get("threads", 1)
     params:
         function="rlsbench.studies.sunyao.jobs.table1_runs_job",
@@ -105,7 +106,7 @@ rule sunyao_table1:
     benchmark:
         f"{SUNYAO_DIR}/benchmarks/table1.tsv"
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     params:
         function="rlsbench.studies.sunyao.jobs.table1_job",
     script:
@@ -129,7 +130,7 @@ rule sunyao_fig1_runs:
     benchmark:
         f"{SUNYAO_DIR}/benchmarks/fig1/{{sy_method}}.tsv"
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     threads: SUNYAO.get("threads", 1)
     resources:
         mem_mb=lambda wc: 500 + (SUNYAO_F1 or {}).get("memory_budget_mb", 0),
@@ -151,7 +152,7 @@ rule sunyao_fig1:
         figure_variants(f"{SUNYAO_DIR}/fig1/fig1.png"),
         png=report(
             f"{SUNYAO_DIR}/fig1/fig1.png",
-            caption="../report/sunyao_fig1.rst",
+            caption="report/fig1.rst",
             category="Sun & Yao",
             subcategory="Fig. 1",
         ),
@@ -162,7 +163,7 @@ rule sunyao_fig1:
     benchmark:
         f"{SUNYAO_DIR}/benchmarks/fig1.tsv"
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     params:
         function="rlsbench.studies.sunyao.jobs.fig1_job",
         entry=SUNYAO_F1,
@@ -185,7 +186,7 @@ rule sunyao_publish:
     log:
         f"{SUNYAO_DIR}/logs/publish.log",
     conda:
-        "../../environment.yml"
+        ENVIRONMENT
     params:
         function="rlsbench.benchmark.tables.publish",
         config=config,
