@@ -75,7 +75,7 @@ def toy_paper(tmp_path, monkeypatch):
 
     write()
     monkeypatch.syspath_prepend(str(tmp_path / "pkgs"))
-    monkeypatch.setattr(papers, "LEDGER_MODULES", ("toy_study.ledger",))
+    monkeypatch.setattr(papers, "ledger_modules", lambda: ("toy_study.ledger",))
     yield write
     for name in [m for m in sys.modules if m == "toy_study" or m.startswith("toy_study.")]:
         del sys.modules[name]
@@ -121,12 +121,12 @@ def test_a_public_claim_without_a_check_is_refused_naming_the_paper(toy_paper):
 
 
 def test_a_ledger_module_without_a_ledger_is_refused(toy_paper, monkeypatch):
-    monkeypatch.setattr(papers, "LEDGER_MODULES", ("toy_study",))
+    monkeypatch.setattr(papers, "ledger_modules", lambda: ("toy_study",))
     with pytest.raises(ValueError, match="ledger module toy_study defines no LEDGER"):
         paper_ledgers()
 
 
 def test_two_modules_bringing_one_paper_are_refused(toy_paper, monkeypatch):
-    monkeypatch.setattr(papers, "LEDGER_MODULES", ("toy_study.ledger", "toy_study.ledger"))
+    monkeypatch.setattr(papers, "ledger_modules", lambda: ("toy_study.ledger",) * 2)
     with pytest.raises(ValueError, match="both bring paper 'toy'"):
         paper_ledgers()

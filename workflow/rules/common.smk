@@ -4,7 +4,8 @@
 # helpers every part's rule file uses, `part_section` (its validated and checked config
 # section, see rlsbench.benchmark.config) and `published` (where `<part>_publish` copies the
 # run's files). A part's rule file sets PART_TARGETS[<part>] (what `rule all` builds);
-# part_section fills PART_SECTIONS[<part>].
+# part_section fills PART_SECTIONS[<part>]; PART_BUILT_EXTRA[<part>], files it builds besides
+# its targets (the published copies of its raw tables) that the fidelity ledger may read.
 # Each rule that runs Python names a function in params and runs CALL, workflow/scripts/call.py
 # (see rlsbench.benchmark.workflow), in the conda environment ENVIRONMENT: both absolute, as a
 # part's rule file lives in its own package, away from this folder.
@@ -38,6 +39,8 @@ ENVIRONMENT = str(REPO / "environment.yml")
 # each part's validated section ({} when absent or disabled) and what `rule all` builds of it
 PART_SECTIONS = {}
 PART_TARGETS = {}
+# files a part builds besides its targets that other rules may read (the fidelity ledger)
+PART_BUILT_EXTRA = {}
 
 
 # ---------------------------------------------------------------------------------------------

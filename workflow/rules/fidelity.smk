@@ -14,20 +14,16 @@ FIDELITY_PUBLISH_DIR = "results/paper"
 
 # What the enabled parts of this config build (targets and published files; nothing for a
 # disabled part): the ledger reads the tables among them that the papers' ledgers read
-# (part_files()); the rows needing the others are `not run`. (Once each part declares its
-# Part, issue 27 item 1, this mapping comes from the installed parts.)
+# (part_files()); the rows needing the others are `not run`. Every installed part's rule file
+# fills PART_TARGETS (and PART_BUILT_EXTRA) in workflow/rules/common.smk.
 FIDELITY_BUILT = {
-    "main": MAIN_TARGETS,
-    "scaling": [*SCALING_TARGETS, *SCALING_PUBLISHED],
-    "buteneers": BUTENEERS_TARGETS,
-    "ramona": RAMONA_TARGETS,
-    "sunyao": [*SUNYAO_TARGETS, *SUNYAO_PUBLISHED],
+    part: {*targets, *PART_BUILT_EXTRA.get(part, [])} for part, targets in PART_TARGETS.items()
 }
 FIDELITY_INPUTS = sorted(
     path
     for part, rels in fidelity_part_files().items()
     for path in (f"{RUNDIR}/{part}/{rel}" for rel in rels)
-    if path in set(FIDELITY_BUILT[part])
+    if path in FIDELITY_BUILT.get(part, ())
 )
 FIDELITY_TARGETS = (
     [f"{FIDELITY_DIR}/{name}" for name in FIDELITY_OUTPUTS] if FIDELITY_INPUTS else []

@@ -26,6 +26,7 @@ PART = Part(
     ),
     report_data=("results.csv",),
     measurement_columns=frozenset({"t_fixed", "t_opt", "t_features"}),
+    ledger="rlsbench.studies.buteneers.ledger",
     docs="parts/buteneers.rst",
     order=30,
 )

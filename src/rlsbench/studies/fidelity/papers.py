@@ -26,17 +26,6 @@ from dataclasses import dataclass
 from importlib import import_module, resources
 from importlib.resources.abc import Traversable
 
-#: The papers' ledger modules, in the ledger's order (of its blocks and of its summary rows).
-#: The one list of them: once every study package declares its ``Part`` (issue 27, item 1),
-#: the Part's ``ledger`` field names its ledger module and :func:`ledger_modules` reads the
-#: names from the installed parts (entry-point group ``rlsbench.parts``) instead of this list.
-LEDGER_MODULES = (
-    "rlsbench.studies.main.ledger",
-    "rlsbench.studies.buteneers.ledger",
-    "rlsbench.studies.ramona.ledger",
-    "rlsbench.studies.sunyao.ledger",
-)
-
 #: The transcription files every paper brings, next to its ledger module.
 DATA_FILES = ("reported.csv", "claims.csv", "investigations.csv")
 
@@ -95,8 +84,13 @@ class PaperLedger:
 
 
 def ledger_modules() -> tuple[str, ...]:
-    """The dotted names of the papers' ledger modules (see :data:`LEDGER_MODULES`)."""
-    return LEDGER_MODULES
+    """The dotted names of the papers' ledger modules, in the ledger's order (of its blocks
+    and of its summary rows): the ``ledger`` field of every installed part
+    (:func:`rlsbench.benchmark.parts.installed_parts`, entry-point group ``rlsbench.parts``)
+    that has one, in the parts' order, each once (two parts of one paper may name one)."""
+    from rlsbench.benchmark.parts import installed_parts
+
+    return tuple(dict.fromkeys(part.ledger for part in installed_parts() if part.ledger))
 
 
 def paper_ledgers() -> tuple[PaperLedger, ...]:

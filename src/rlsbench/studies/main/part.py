@@ -46,6 +46,8 @@ PART = Part(
             "max_rss_mb",
         }
     ),
+    # the greedy RLS paper's ledger (its main and scaling parts' tables: LEDGER.part_files)
+    ledger="rlsbench.studies.main.ledger",
     docs="parts/main.rst",
     order=10,
 )

@@ -24,6 +24,7 @@ PART = Part(
         View(r"tables/table", _REPORT / "tables.rst", "Tables"),
     ),
     measurement_columns=frozenset({"seconds", "fit_seconds"}),
+    ledger="rlsbench.studies.ramona.ledger",
     docs="parts/ramona.rst",
     order=40,
 )

@@ -33,6 +33,7 @@ PART = Part(
         ),
     ),
     measurement_columns=frozenset({"fit_s", "fit_s_mean"}),
+    ledger="rlsbench.studies.sunyao.ledger",
     docs="parts/sunyao.rst",
     order=50,
 )

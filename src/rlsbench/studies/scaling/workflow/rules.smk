@@ -27,6 +27,7 @@ SCALING_TABLES = scaling_config.tables(SCALING_DIR)
 SCALING_TARGETS = scaling_config.outputs(SCALING, SCALING_DIR) if SCALING else []
 PART_TARGETS["scaling"] = SCALING_TARGETS
 SCALING_PUBLISHED = scaling_config.published(SCALING, SCALING_DIR)
+PART_BUILT_EXTRA["scaling"] = SCALING_PUBLISHED
 
 
 rule scaling_point:

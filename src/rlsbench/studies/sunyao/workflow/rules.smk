@@ -20,6 +20,7 @@ SUNYAO_OUTPUTS = sunyao_config.outputs(SUNYAO, SUNYAO_DIR)
 SUNYAO_TARGETS = sunyao_config.targets(SUNYAO, SUNYAO_DIR)
 PART_TARGETS["sunyao"] = SUNYAO_TARGETS
 SUNYAO_PUBLISHED = sunyao_config.published(SUNYAO, SUNYAO_DIR)
+PART_BUILT_EXTRA["sunyao"] = SUNYAO_PUBLISHED
 
 
 wildcard_constraints:
