@@ -27,6 +27,13 @@ PART = Part(
             "(mean ± sd over folds and seeds)",
         ),
         View(
+            r"tables/statistics/summary\.",
+            _REPORT / "statistics.rst",
+            "Statistics across datasets",
+            "Statistics across datasets: average ranks, Friedman, post-hoc and signed-rank "
+            "tests, selection stability",
+        ),
+        View(
             r"tables/paper_checks\.",
             _REPORT / "checks.rst",
             "Tables",

@@ -6,6 +6,7 @@
 #   snakemake main_all --cores 2                                  (embedded default)
 #   snakemake main_publish --cores 1 --configfile config/paper.yaml   (-> results/paper/main)
 import shutil
+from pathlib import Path
 
 from rlsbench.benchmark import paper_table
 from rlsbench.benchmark.methods import method_version
@@ -252,7 +253,16 @@ rule main_overview_figures:
         steps=rules.main_aggregate.output.steps,
     output:
         *[variant for png in MAIN_OVERVIEW_FIGURES.values() for variant in figure_variants(png)],
-        **MAIN_OVERVIEW_FIGURES,
+        **{
+            name: report(
+                png,
+                caption=f"report/{name}.rst",
+                category="Main",
+                subcategory="Across datasets",
+                labels={"figure": name.replace("_", " ")},
+            )
+            for name, png in MAIN_OVERVIEW_FIGURES.items()
+        },
     log:
         f"{MAIN_DIR}/logs/overview_figures.log",
     conda:
@@ -279,7 +289,16 @@ if MAIN_STATISTICS:
                 for name, path in MAIN_STATISTICS_FILES.items()
                 if name != "cd"
             },
-            cd=[f"{MAIN_DIR}/{png}" for png in MAIN_STATISTICS_FILES["cd"]],
+            cd=[
+                report(
+                    f"{MAIN_DIR}/{png}",
+                    caption="report/cd.rst",
+                    category="Main",
+                    subcategory="Statistics across datasets",
+                    labels={"diagram": Path(png).stem.removeprefix("cd_")},
+                )
+                for png in MAIN_STATISTICS_FILES["cd"]
+            ],
         log:
             f"{MAIN_DIR}/logs/statistics.log",
         conda:
