@@ -3,7 +3,10 @@
 - ``HEADLINE-SPEED``: the ratio table of ``make bench`` (``benchmarks/results/greedy_rls.md``,
   written by ``benchmarks/bench_greedy_rls.py --markdown``);
 - ``HEADLINE-FIDELITY``: the fidelity ledger's counts per paper
-  (``results/paper/fidelity_summary.csv``, written by the ``fidelity`` rule).
+  (``results/paper/fidelity_summary.csv``, written by the ``fidelity`` rule);
+- ``HEADLINE-BENCHMARK``: the reference benchmark's critical-difference diagrams and where
+  greedy RLS ranks (``results/benchmark/``, published by ``main_publish`` with
+  ``config/benchmark.yaml``).
 
 Each block sits between ``<!-- NAME -->`` and ``<!-- /NAME -->``; ``tests/test_docs.py``
 checks that the README holds exactly what this script makes, so a number on the front page
@@ -23,6 +26,9 @@ import pandas as pd
 REPO = Path(__file__).resolve().parents[1]
 SPEED = REPO / "benchmarks" / "results" / "greedy_rls.md"
 FIDELITY = REPO / "results" / "paper" / "fidelity_summary.csv"
+BENCHMARK = REPO / "results" / "benchmark"
+#: The operating point the headline shows (the mean test score over k = 1..K).
+BENCHMARK_POINT = "auc"
 VERDICTS = [
     "match",
     "same conclusion",
@@ -74,7 +80,62 @@ def fidelity_block(path=FIDELITY) -> str:
     )
 
 
-BLOCKS = {"HEADLINE-SPEED": speed_block, "HEADLINE-FIDELITY": fidelity_block}
+def _standing(ranks: pd.DataFrame, method: str) -> str:
+    """'2nd of 19 (average rank 4.21 over 13 datasets)' for ``method`` in one comparison."""
+    ordered = ranks.sort_values("average_rank", kind="mergesort").reset_index(drop=True)
+    row = ordered[ordered["method"] == method]
+    if row.empty:
+        return "not in the comparison"
+    place = int(row.index[0]) + 1
+    ties = int((ordered["average_rank"] == row["average_rank"].iloc[0]).sum())
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(place if place < 20 else place % 10, "th")
+    tied = f", tied with {ties - 1} other{'s' if ties > 2 else ''}" if ties > 1 else ""
+    return (
+        f"{place}{suffix} of {len(ordered)}{tied} (average rank "
+        f"{row['average_rank'].iloc[0]:.2f} over {int(row['n_datasets'].iloc[0])} datasets)"
+    )
+
+
+def benchmark_block(root=BENCHMARK, point=BENCHMARK_POINT, method="greedy_rls") -> str:
+    root = Path(root)
+    stats = root / "tables" / "statistics"
+    ranks = pd.read_csv(stats / "ranks.csv")
+    friedman = pd.read_csv(stats / "friedman.csv")
+    wilcoxon = pd.read_csv(stats / "wilcoxon.csv")
+    config = __import__("json").loads((root / "provenance.json").read_text())["config"]["main"]
+    lines = [
+        f"**The reference benchmark** (`config/benchmark.yaml`: {len(config['methods'])} "
+        f"methods on {len(config['datasets'])} public datasets under the protocol above, "
+        f"{config['n_folds']}-fold CV; committed in `results/benchmark/`, its README gives the "
+        "wall time). Critical-difference diagrams of the mean test score over k = 1..10 "
+        "(accuracy for classification, held-out R² for regression; a bar joins the methods the "
+        "Nemenyi test at α = 0.05 cannot tell apart):",
+        "",
+    ]
+    sentences = []
+    for group in dict.fromkeys(ranks["group"]):
+        these = ranks[(ranks["group"] == group) & (ranks["operating_point"] == point)]
+        png = f"results/benchmark/figures/statistics/cd_{group}_{point}.png"
+        if (REPO / png).exists() or (root / png.removeprefix("results/benchmark/")).exists():
+            lines += [f"![{group}, {point}]({png})", ""]
+        test = friedman[(friedman["group"] == group) & (friedman["operating_point"] == point)]
+        vs = wilcoxon[(wilcoxon["group"] == group) & (wilcoxon["operating_point"] == point)]
+        worse = int((vs["significant"] & (vs["median_difference"] < 0)).sum())
+        better = int((vs["significant"] & (vs["median_difference"] > 0)).sum())
+        sentences.append(
+            f"on {group} it ranks {_standing(these, method)}; Friedman p = "
+            f"{test['p_chi2'].iloc[0]:.2g}; the Holm-corrected Wilcoxon test finds "
+            f"{worse} method(s) significantly worse than greedy RLS and {better} better"
+        )
+    lines.append("Greedy RLS, at this operating point: " + "; ".join(sentences) + ".")
+    return "\n".join(lines) + "\n"
+
+
+BLOCKS = {
+    "HEADLINE-SPEED": speed_block,
+    "HEADLINE-FIDELITY": fidelity_block,
+    "HEADLINE-BENCHMARK": benchmark_block,
+}
 
 
 def block_pattern(name: str) -> re.Pattern:

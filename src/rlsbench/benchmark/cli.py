@@ -370,7 +370,7 @@ def add_run_command(subparsers) -> None:
 def _methods_list(args) -> int:
     from rlsbench.benchmark.methods import (
         MethodPluginError,
-        _distribution_of,
+        distribution_of,
         get_method,
         method_names,
     )
@@ -378,7 +378,7 @@ def _methods_list(args) -> int:
     rows = [("name", "distribution", "tasks", "description")]
     failed = []
     for name in method_names():
-        where = _distribution_of(name).removeprefix("distribution ")
+        where = distribution_of(name).removeprefix("distribution ")
         try:
             method = get_method(name)
         except MethodPluginError as exc:

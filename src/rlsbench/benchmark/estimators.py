@@ -34,7 +34,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from rlsbench.benchmark.methods import _distribution_of, get_method, method_names
+from rlsbench.benchmark.methods import distribution_of, get_method, method_names
 from rlsbench.errors import RLSBenchError
 from rlsbench.numerics._array_api import non_numpy_namespace, to_numpy
 from rlsbench.numerics._validation import check_k
@@ -773,7 +773,7 @@ class PluginSelector(_RLSSelector):
             self.task_ = "regression"
         if self.task_ not in method.tasks:
             raise UnsupportedTaskError(
-                f"method {self.method!r} of {_distribution_of(self.method)} does not support "
+                f"method {self.method!r} of {distribution_of(self.method)} does not support "
                 f"{self.task_} targets (it supports {', '.join(method.tasks)}); pass "
                 "task='classification' or task='regression' if y was read as the wrong task"
             )

@@ -170,7 +170,7 @@ class Method:
                 else ""
             )
             raise MethodPluginError(
-                f"method {self.name!r} of {_distribution_of(self.name)} declares no cost model"
+                f"method {self.name!r} of {distribution_of(self.name)} declares no cost model"
                 f"{hint}: give its Method a flops=lambda m, n, k, t: <operations of one run>, "
                 "which the time budgets, job resources and plans need"
             )
@@ -269,7 +269,7 @@ def _check_path(method: Method, path, k: int, n_features: int) -> None:
     from rlsbench.numerics._array_api import to_numpy
     from rlsbench.numerics.path import SelectionPath
 
-    where = f"method {method.name!r} of {_distribution_of(method.name)}"
+    where = f"method {method.name!r} of {distribution_of(method.name)}"
     if not isinstance(path, SelectionPath):
         raise MethodPluginError(f"{where} returned a {type(path).__name__}, not a SelectionPath")
     selected = np.asarray(to_numpy(path.selected))
@@ -296,7 +296,9 @@ def _check_path(method: Method, path, k: int, n_features: int) -> None:
             raise MethodPluginError(f"{where}: {name} has shape {tuple(got)}, expected {want}")
 
 
-def _distribution_of(name: str) -> str:
+def distribution_of(name: str) -> str:
+    """Which distribution brings method ``name``, as error messages and ``rlsbench methods
+    list`` name it ("distribution rlsbench 0.1.0"; "an unregistered method" for none)."""
     ep = _entry_points().get(name)
     return "an unregistered method" if ep is None else _distribution(ep)
 

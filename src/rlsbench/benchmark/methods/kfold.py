@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from rlsbench.benchmark.methods import Method, MethodPluginError, _distribution_of
+from rlsbench.benchmark.methods import Method, MethodPluginError, distribution_of
 from rlsbench.benchmark.timing import Stopwatch
 from rlsbench.numerics.ridgecv.ffs_bfs import (
     VARIANTS,
@@ -123,7 +123,7 @@ def kfold_runner(method: Method):
     run = method.tags.get(TAG)
     if not callable(run):
         raise MethodPluginError(
-            f"method {method.name!r} of {_distribution_of(method.name)} cannot run on a K-fold "
+            f"method {method.name!r} of {distribution_of(method.name)} cannot run on a K-fold "
             f"task: its Method has no tags[{TAG!r}] runner "
             "(rlsbench.benchmark.methods.kfold)"
         )
