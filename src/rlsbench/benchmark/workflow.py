@@ -3,16 +3,16 @@
 Every rule that runs Python names its function and runs the one generic script
 ``workflow/scripts/call.py``::
 
-    rule ramona_toy:
+    rule my_paper_table:
         output:
-            table=f"{RAMONA_DIR}/toy/{{problem}}/{{method}}.csv",
+            table=f"{MY_PAPER_DIR}/{{dataset}}/{{method}}.csv",
         log: ...
         params:
-            function="rlsbench.studies.ramona.jobs.toy_job",
-            problem="{problem}",
+            function="my_paper.jobs.table_job",
+            dataset="{dataset}",
             ...
         script:
-            "../scripts/call.py"
+            CALL
 
 :func:`run_rule` calls ``function`` with keyword arguments: the rule's named inputs, named
 outputs and params (lists of files as lists of str), plus ``threads`` (and
