@@ -1,7 +1,7 @@
 """The bridge between a Snakemake rule and the library or study function it runs.
 
 Every rule that runs Python names its function and runs the one generic script
-``workflow/scripts/call.py``::
+``workflow/scripts/call.py`` (``CALL`` in a rule file, its absolute path)::
 
     rule my_paper_table:
         output:
