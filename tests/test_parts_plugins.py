@@ -321,6 +321,21 @@ def test_a_check_that_cannot_be_loaded_names_the_part_and_its_distribution(site)
         get_part("toy").check_function()
 
 
+def test_a_first_page_answer_that_is_not_an_answer_names_the_part(site, tmp_path):
+    from rlsbench.studies.fidelity.ours import RunTree
+    from rlsbench.studies.overview import part_answers
+
+    files = dict(TOY_FILES)
+    files["toy_paper/overview.py"] = "def answers(tree, sections):\n    return ['<b>Toy</b>']\n"
+    install_toy(site, files=files)
+    with pytest.raises(
+        PartPluginError,
+        match=r"part 'toy' of distribution rlsbench-toy-paper 0.1: overview "
+        r"'toy_paper.overview:answers' returned a str, not a rlsbench.studies.overview.Answer",
+    ):
+        part_answers(RunTree(tmp_path, only=[]), {})
+
+
 def _snakemake(site: Path, workdir: Path, configfile: Path, *args: str):
     return subprocess.run(
         [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile")]

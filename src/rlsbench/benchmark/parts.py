@@ -174,7 +174,7 @@ class Part:
 
 
 def _resolve(part: Part, what: str, dotted: str) -> Callable:
-    where = f"part {part.name!r} of {_distribution_of(part.name)}: {what} {dotted!r}"
+    where = f"part {part.name!r} of {distribution_of(part.name)}: {what} {dotted!r}"
     module, sep, attribute = dotted.partition(":")
     if not sep or not module or not attribute:
         raise PartPluginError(f"{where} is not 'module:function'")
@@ -194,7 +194,9 @@ def _distribution(ep: EntryPoint) -> str:
     return f"distribution {dist.name} {dist.version}"
 
 
-def _distribution_of(name: str) -> str:
+def distribution_of(name: str) -> str:
+    """Which distribution brings part ``name``, as error messages name it ("distribution
+    rlsbench 0.1.0"; "an unregistered part" for none)."""
     ep = _entry_points().get(name)
     return "an unregistered part" if ep is None else _distribution(ep)
 

@@ -29,7 +29,7 @@ import pandas as pd
 from pandas.io.formats.style import Styler
 
 from rlsbench.benchmark._io import atomic_write_text
-from rlsbench.benchmark.parts import PartPluginError, installed_parts, papers
+from rlsbench.benchmark.parts import PartPluginError, distribution_of, installed_parts, papers
 from rlsbench.benchmark.views import page
 from rlsbench.studies.fidelity.ours import RunTree
 from rlsbench.studies.fidelity.transcription import load_claims
@@ -374,7 +374,8 @@ def part_answers(tree, sections: Mapping[str, Mapping]) -> list[Answer]:
         for answer in part.overview_function()(tree, sections):
             if not isinstance(answer, Answer):
                 raise PartPluginError(
-                    f"part {part.name!r}: overview {dotted!r} returned a "
+                    f"part {part.name!r} of {distribution_of(part.name)}: overview {dotted!r} "
+                    "returned a "
                     f"{type(answer).__name__}, not a rlsbench.studies.overview.Answer"
                 )
             out.append(answer)
