@@ -369,14 +369,17 @@ def part_answers(tree, sections: Mapping[str, Mapping]) -> list[Answer]:
         Each part's config section (``{}`` when it did not run).
     """
     out: list[Answer] = []
-    for dotted in dict.fromkeys(part.overview for part in installed_parts() if part.overview):
-        part = next(p for p in installed_parts() if p.overview == dotted)
+    called: set[str] = set()
+    for part in installed_parts():
+        if part.overview is None or part.overview in called:
+            continue
+        called.add(part.overview)
         for answer in part.overview_function()(tree, sections):
             if not isinstance(answer, Answer):
                 raise PartPluginError(
-                    f"part {part.name!r} of {distribution_of(part.name)}: overview {dotted!r} "
-                    "returned a "
-                    f"{type(answer).__name__}, not a rlsbench.studies.overview.Answer"
+                    f"part {part.name!r} of {distribution_of(part.name)}: overview "
+                    f"{part.overview!r} returned a {type(answer).__name__}, not a "
+                    "rlsbench.studies.overview.Answer"
                 )
             out.append(answer)
     return out
