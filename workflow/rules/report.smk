@@ -121,7 +121,8 @@ rule report_overview:
         function="rlsbench.studies.overview.overview_job",
         run=RUN,
         configfiles=REPORT_CONFIGFILES,
-        rundir=RUNDIR,
+        # results/runs/<run>: the parts' tables lie under it (a prefix of the output)
+        rundir=lambda wildcards, output: os.path.dirname(os.path.dirname(output.overview)),
         sections=PART_SECTIONS,
     script:
         CALL
