@@ -1,9 +1,10 @@
 """Sphinx configuration of the rlsbench documentation (``make docs``).
 
 The stack scikit-learn uses: the pydata theme, numpydoc for the docstrings, autosummary for the
-API reference. Two local extensions (``_ext/``) render what must not go stale: the
-configuration reference from the JSON schemas (``schema_doc``) and the committed results from
-their files under ``results/paper/`` (``results_doc``).
+API reference. Three local extensions (``_ext/``) render what must not go stale: the
+configuration reference from the JSON schemas (``schema_doc``), the committed results from
+their files under ``results/paper/`` (``results_doc``) and the list of the papers' pages from
+the installed parts (``parts_doc``).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ extensions = [
     "myst_parser",
     "schema_doc",
     "results_doc",
+    "parts_doc",
 ]
 
 # Pages are reStructuredText; MyST only reads the committed Markdown result tables.

@@ -30,8 +30,10 @@ from rlsbench.benchmark.parts import (
 REPO = Path(__file__).resolve().parents[1]
 BUILT_INS = ["main", "scaling", "buteneers", "ramona", "sunyao"]
 
-# The toy paper: one package with its Part, config check and plan line, one job function, and
-# its workflow files (rule file, schema, one caption). What a new paper brings, and nothing else.
+# The toy paper: one package with its Part, config check and plan line, one job function, its
+# workflow files (rule file, schema, one caption), its ledger module with the paper's numbers
+# and one claim (reported.csv, claims.csv, investigations.csv) and its answer on the report's
+# first page. What a new paper brings, and nothing else.
 TOY_FILES = {
     "toy_paper/__init__.py": '"""A toy paper: the squares of 1..n, as a table."""\n',
     "toy_paper/part.py": '''
@@ -54,6 +56,9 @@ TOY_FILES = {
             plan="toy_paper.config:plan_line",
             views=(View(r"table\\.", HERE / "report" / "table.rst", "Tables", None),),
             measurement_columns=frozenset({"toy_seconds"}),
+            ledger="toy_paper.ledger",
+            overview="toy_paper.overview:answers",
+            overview_tables=("table.csv",),
         )
     ''',
     "toy_paper/config.py": """
@@ -79,6 +84,65 @@ TOY_FILES = {
             frame["square"] = frame["i"] ** 2
             write_csv(frame, csv)
             write_markdown(md, "# Toy: the squares\\n\\n" + frame.to_markdown(index=False))
+    """,
+    "toy_paper/ledger.py": """
+        from rlsbench.studies.fidelity import ClaimChecks, Outcome, PaperLedger
+        from rlsbench.studies.fidelity.claims import not_run
+        from rlsbench.studies.fidelity.ours import row
+
+        CHECKS = ClaimChecks()
+
+
+        def our_numbers(tree):
+            t = tree.table("toy", "table.csv")
+            if t is None:
+                return []
+            return [
+                row("toy", "Table 1", f"n{r.i}", "", "", "square", r.square)
+                for r in t.itertuples()
+            ]
+
+
+        @CHECKS.register("T1")
+        def _growing(tree):
+            t = tree.table("toy", "table.csv")
+            if t is None:
+                return not_run("toy/table.csv")
+            grows = bool((t["square"].diff().dropna() > 0).all())
+            return [Outcome("all", grows, f"{len(t)} squares", "each above the one before")]
+
+
+        LEDGER = PaperLedger(
+            paper="toy",
+            title="Toy et al., Squares (2024)",
+            items=("Table 1",),
+            part_files={"toy": ("table.csv",)},
+            reader=our_numbers,
+            checks=CHECKS,
+            heading=r"toy et al",
+            data=__package__,
+        )
+    """,
+    "toy_paper/reported.csv": """
+        paper,item,kind,row,column,dataset,method,setting,metric,printed,value,spread,n_reps,unit,compare,group,availability,source
+        toy,Table 1,cell,2,square,n2,,,square,4,4,,,count,value,,public,toy.md:1
+        toy,Table 1,cell,3,square,n3,,,square,9,9,,,count,value,,public,toy.md:2
+    """,
+    "toy_paper/claims.csv": """
+        paper,claim_id,items,claim,where,availability
+        toy,T1,Table 1,The squares grow.,toy.md:3,public
+    """,
+    "toy_paper/investigations.csv": "paper,scope,dataset,cause,finding,evidence\n",
+    "toy_paper/overview.py": """
+        from rlsbench.studies.overview import Answer
+
+
+        def answers(tree, sections):
+            t = tree.table("toy", "table.csv")
+            if t is None:
+                return [Answer("<b>Toy</b>: the toy part did not run.")]
+            text = f"<b>Toy</b>: the {len(t)} squares sum to {t['square'].sum()}."
+            return [Answer(text, f"<h2>Toy</h2><p>{text}</p>", f"<p>{text}</p>")]
     """,
     "toy_paper/workflow/schema.yaml": """
         $schema: "https://json-schema.org/draft/2020-12/schema"
@@ -257,6 +321,21 @@ def test_a_check_that_cannot_be_loaded_names_the_part_and_its_distribution(site)
         get_part("toy").check_function()
 
 
+def test_a_first_page_answer_that_is_not_an_answer_names_the_part(site, tmp_path):
+    from rlsbench.studies.fidelity.ours import RunTree
+    from rlsbench.studies.overview import part_answers
+
+    files = dict(TOY_FILES)
+    files["toy_paper/overview.py"] = "def answers(tree, sections):\n    return ['<b>Toy</b>']\n"
+    install_toy(site, files=files)
+    with pytest.raises(
+        PartPluginError,
+        match=r"part 'toy' of distribution rlsbench-toy-paper 0.1: overview "
+        r"'toy_paper.overview:answers' returned a str, not a rlsbench.studies.overview.Answer",
+    ):
+        part_answers(RunTree(tmp_path, only=[]), {})
+
+
 def _snakemake(site: Path, workdir: Path, configfile: Path, *args: str):
     return subprocess.run(
         [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile")]
@@ -280,8 +359,11 @@ def test_an_out_of_tree_paper_is_planned_run_and_reported(tmp_path):
     dry = _snakemake(site, workdir, configfile, "-n", "--quiet", "rules")
     assert dry.returncode == 0, dry.stderr[-4000:]
     assert "  toy        squares of 1..4; no cost model" in dry.stderr
-    # its table, and the report's view and LaTeX file of it (rule all collects both)
-    assert "toy_table" in dry.stdout and "toy_views" in dry.stdout
+    # its table, the report's view and LaTeX file of it (rule all collects both), the fidelity
+    # ledger reading its table, and the first page
+    rules = dry.stdout.split()
+    for rule in ("toy_table", "toy_views", "fidelity", "fidelity_views", "report_overview"):
+        assert rule in rules, rule
 
     run = _snakemake(site, workdir, configfile, "--cores", "1")
     assert run.returncode == 0, run.stderr[-4000:]
@@ -290,6 +372,25 @@ def test_an_out_of_tree_paper_is_planned_run_and_reported(tmp_path):
     assert list(table["square"]) == [1, 4, 9, 16]
     assert (out / "table.html").is_file() and (out / "table.tex").is_file()
     assert "Toy: the squares" in (out / "table.html").read_text()
+
+    # its rows in the run's fidelity ledger: its cells match, its claim holds
+    fidelity = workdir / "results" / "runs" / "toy" / "fidelity"
+    ledger = pd.read_csv(fidelity / "fidelity.csv")
+    toy = ledger[ledger["paper"] == "toy"]
+    cells = toy[toy["level"] == "cell"].set_index("dataset")
+    assert sorted(cells.index) == ["n2", "n3"]
+    assert set(cells["verdict"]) == {"match"}
+    claims = toy[toy["level"] == "claim"]
+    assert list(zip(claims["claim_id"], claims["verdict"])) == [("T1", "same conclusion")]
+    # the papers of rlsbench did not run in this config
+    assert set(ledger[ledger["paper"] != "toy"]["verdict"]) <= {"not run", "not public"}
+    # and in the report: the ledger's view, the first page's counts and the toy's own answer
+    assert "Toy et al., Squares (2024)" in (fidelity / "fidelity.html").read_text()
+    report = workdir / "results" / "runs" / "toy" / "report"
+    overview = (report / "overview.html").read_text()
+    assert "Toy et al." in overview and "The squares grow." in overview
+    assert "<h2>Toy</h2><p><b>Toy</b>: the 4 squares sum to 30.</p>" in overview
+    assert "<p><b>Toy</b>: the 4 squares sum to 30.</p>" in (report / "first_page.html").read_text()
 
     # its section goes through its own check
     configfile.write_text(yaml.safe_dump({"run_name": "toy", "toy": {"enabled": True, "n": 500}}))

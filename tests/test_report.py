@@ -21,6 +21,7 @@ from rlsbench.benchmark.views import (
 )
 from rlsbench.studies import overview
 from rlsbench.studies.fidelity.verdicts import VERDICTS
+from rlsbench.studies.main import overview as main_overview
 
 MARKDOWN = """# Errors beside the paper's
 
@@ -202,8 +203,13 @@ SUMMARY = pd.DataFrame(
 )
 
 
+def _answers(speedups, summary):
+    """The greedy RLS paper's answers (its main part's Part.overview) from these tables."""
+    return main_overview.paper_answers(speedups, summary, folds="3 ")
+
+
 def test_first_page_is_a_fragment_the_report_can_embed():
-    page = overview.first_page_html(ledger=ledger(), speedups=SPEEDUPS, summary=SUMMARY)
+    page = overview.first_page_html(ledger=ledger(), answers=_answers(SPEEDUPS, SUMMARY))
     # the report puts it in a <script> string and then in a 32 rem column with innerHTML
     for forbidden in ("<script", "</script", "<style", "<html", "<body", "<!DOCTYPE"):
         assert forbidden.lower() not in page.lower(), forbidden
@@ -212,7 +218,7 @@ def test_first_page_is_a_fragment_the_report_can_embed():
 
 
 def test_first_page_answers_with_the_tables_numbers():
-    page = overview.first_page_html(ledger=ledger(), speedups=SPEEDUPS, summary=SUMMARY)
+    page = overview.first_page_html(ledger=ledger(), answers=_answers(SPEEDUPS, SUMMARY))
     counts, speed, accuracy = tables_of(page)
     assert counts[0] == ["verdict", "tables and figures", "claim checks"]
     assert dict((r[0], r[1:]) for r in counts[1:]) == {
@@ -234,20 +240,59 @@ def test_first_page_answers_with_the_tables_numbers():
 
 
 def test_first_page_names_the_parts_that_did_not_run():
-    page = overview.first_page_html(ledger=None, speedups=None, summary=None)
+    page = overview.first_page_html(ledger=None, answers=_answers(None, None))
     assert "the ledger was not computed" in page
     assert "neither the scaling study nor the main part ran" in page
     assert "the main part did not run" in page
 
 
 def test_first_page_falls_back_to_the_main_parts_fit_times():
-    page = overview.first_page_html(ledger=ledger(), speedups=None, summary=SUMMARY)
+    page = overview.first_page_html(ledger=ledger(), answers=_answers(None, SUMMARY))
     speed = tables_of(page)[1]
     assert speed[0] == ["method", "datasets", "time ÷ greedy RLS's"]
     assert speed[1:] == [["random", "2", "×0.025 – ×0.05"]]
 
 
 def test_overview_headline_says_slower_below_one():
-    headline, _ = overview.speed_section(SPEEDUPS, None)
+    headline, _ = main_overview.speed_section(SPEEDUPS, None)
     assert "×20 faster than lowrank_lssvm" in headline
     assert "×2 slower than wrapper_loo" in headline
+
+
+def test_overview_job_reads_only_the_tables_it_is_given(tmp_path):
+    rundir = tmp_path / "runs" / "r"
+    for part, rel, frame in (
+        ("main", "tables/summary.csv", SUMMARY),
+        ("scaling", "tables/speedups.csv", SPEEDUPS),
+    ):
+        (rundir / part / rel).parent.mkdir(parents=True)
+        frame.to_csv(rundir / part / rel, index=False)
+    ledger_csv = tmp_path / "fidelity.csv"
+    ledger().assign(reason="why").to_csv(ledger_csv, index=False)
+    built = {"main": [f"{rundir}/main/tables/summary.csv"], "scaling": []}
+    # the scaling part did not run in this config: its stale table stays unread
+    tables = overview.overview_inputs(str(rundir), built)
+    assert tables == [f"{rundir}/main/tables/summary.csv"]
+    page, first = tmp_path / "overview.html", tmp_path / "first_page.html"
+    overview.overview_job(
+        str(page),
+        str(first),
+        run="r",
+        configfiles=["config/x.yaml"],
+        rundir=str(rundir),
+        sections={"main": {"n_folds": 7}, "scaling": {}},
+        ledger=str(ledger_csv),
+        tables=tables,
+    )
+    text = first.read_text()
+    assert "the scaling study did not run" in text and "wrapper_loo" not in text
+    assert text.index("Fidelity to the papers") < text.index("<b>Speed</b>")
+    assert text.index("<b>Speed</b>") < text.index("<b>Accuracy</b>")
+    html_page = page.read_text()
+    assert "over the 7 folds and seeds" in html_page
+    # the ledger's papers, counted
+    assert "table and figure of the three papers" in html_page
+
+
+def test_number_word_spells_small_counts():
+    assert [overview.number_word(n) for n in (0, 4, 10, 11)] == ["no", "four", "ten", "11"]

@@ -5,8 +5,8 @@
 #                    an HTML view beside it (x.md -> x.html, in the report) and a booktabs
 #                    LaTeX file fitted to a two-column page (x.md -> x.tex, published);
 #                    rlsbench.benchmark.views
-#   report_overview  {RUNDIR}/report/overview.html: what the run found (fidelity verdicts,
-#                    speed-ups, best accuracy per dataset), the report's category "At a
+#   report_overview  {RUNDIR}/report/overview.html: what the run found (fidelity verdicts, then
+#                    each paper's answers: Part.overview), the report's category "At a
 #                    glance"; and first_page.html, its answers as the fragment that the
 #                    report's landing page shows (workflow/report/workflow.rst);
 #                    rlsbench.studies.overview
@@ -15,6 +15,7 @@
 import os
 
 from rlsbench.benchmark.views import latex_path, view_path, viewed_tables
+from rlsbench.studies.overview import overview_inputs
 
 # The run's config file(s), relative to the workflow where they live in it (views say how a
 # table was made; an absolute path would differ from machine to machine).
@@ -86,21 +87,19 @@ REPORT_VIEW_FILES = [
     for path in ([view_path(table)] + ([latex_path(table)] if table.endswith(".md") else []))
 ]
 
-# The first page reads the ledger, the scaling study's speed-ups and the main part's summary,
-# of the parts that run.
+# The first page reads the ledger and the tables the enabled parts list in their
+# Part.overview_tables (rlsbench.studies.overview.overview_inputs); each installed part's
+# Part.overview function makes its paper's answers from them.
 OVERVIEW_INPUTS = {
-    name: path
-    for name, path, enabled in (
-        ("ledger", f"{FIDELITY_DIR}/fidelity.csv", bool(FIDELITY_TARGETS)),
-        ("speedups", SCALING_TABLES["speedups_csv"], bool(SCALING_TARGETS)),
-        ("summary", f"{MAIN_DIR}/tables/summary.csv", bool(MAIN_TARGETS)),
-    )
-    if enabled
+    **({"ledger": f"{FIDELITY_DIR}/fidelity.csv"} if FIDELITY_TARGETS else {}),
+    "tables": overview_inputs(RUNDIR, PART_TARGETS),
 }
 OVERVIEW = f"{RUNDIR}/report/overview.html"
 # The landing page's fragment; workflow/report/workflow.rst finds it beside overview.html.
 FIRST_PAGE = f"{RUNDIR}/report/first_page.html"
-REPORT_TARGETS = REPORT_VIEW_FILES + ([OVERVIEW, FIRST_PAGE] if OVERVIEW_INPUTS else [])
+REPORT_TARGETS = REPORT_VIEW_FILES + (
+    [OVERVIEW, FIRST_PAGE] if any(OVERVIEW_INPUTS.values()) else []
+)
 
 
 rule report_overview:
@@ -122,7 +121,9 @@ rule report_overview:
         function="rlsbench.studies.overview.overview_job",
         run=RUN,
         configfiles=REPORT_CONFIGFILES,
-        folds=f"{MAIN['n_folds']} " if MAIN else "",
+        # results/runs/<run>: the parts' tables lie under it (a prefix of the output)
+        rundir=lambda wildcards, output: os.path.dirname(os.path.dirname(output.overview)),
+        sections=PART_SECTIONS,
     script:
         CALL
 

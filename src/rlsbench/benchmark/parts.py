@@ -11,8 +11,9 @@ its value the object::
 rlsbench's own parts (``rlsbench.studies.<part>.part``) are declared in rlsbench's
 ``pyproject.toml`` the same way, so there is one path, not two. The ``Snakefile`` includes the
 rule file of every installed part, and the framework (``rule all``, the plan a run prints, the
-report's views and captions, the config's list of sections, the README headline, the columns
-two runs may differ in) loops over :func:`installed_parts` instead of naming a part.
+report's views and captions and its first page, the config's list of sections, the README
+headline, the docs' list of papers, the columns two runs may differ in) loops over
+:func:`installed_parts` instead of naming a part.
 
 The group is read with :func:`importlib.metadata.entry_points` when the parts are first needed,
 never at import time. Loading a part imports only the module its entry point names (a
@@ -122,6 +123,16 @@ class Part:
     ledger : str or None
         Dotted name of the module holding the paper's knowledge for the fidelity ledger
         (reader, claim checks, transcribed numbers); ``None`` while it has none.
+    overview : str or None
+        ``"module:function"`` of ``answers(tree, sections) -> list of Answer``: what the
+        paper's parts found, as answers on the report's first page
+        (:mod:`rlsbench.studies.overview`: ``tree`` reads the overview's inputs, the
+        ``overview_tables`` of the parts that ran; ``sections`` maps each part's name to its
+        section). Called once per function, in listing order, also when its parts did not run
+        (it says so); two parts of one paper may name one.
+    overview_tables : tuple of str
+        Tables of the part (paths under its run directory) that an ``overview`` function
+        reads: inputs of the first page whenever the part builds them.
     docs : str or None
         Its documentation page (path relative to ``docs/``).
     order : int
@@ -142,6 +153,8 @@ class Part:
     report_data: tuple[str, ...] = ()
     measurement_columns: frozenset[str] = field(default_factory=frozenset)
     ledger: str | None = None
+    overview: str | None = None
+    overview_tables: tuple[str, ...] = ()
     docs: str | None = None
     order: int = DEFAULT_ORDER
 
@@ -155,9 +168,13 @@ class Part:
             return "no plan given by the part"
         return _resolve(self, "plan", self.plan)(section, datasets)
 
+    def overview_function(self) -> Callable | None:
+        """The first page's answers function (imported now), or ``None``."""
+        return None if self.overview is None else _resolve(self, "overview", self.overview)
+
 
 def _resolve(part: Part, what: str, dotted: str) -> Callable:
-    where = f"part {part.name!r} of {_distribution_of(part.name)}: {what} {dotted!r}"
+    where = f"part {part.name!r} of {distribution_of(part.name)}: {what} {dotted!r}"
     module, sep, attribute = dotted.partition(":")
     if not sep or not module or not attribute:
         raise PartPluginError(f"{where} is not 'module:function'")
@@ -177,7 +194,9 @@ def _distribution(ep: EntryPoint) -> str:
     return f"distribution {dist.name} {dist.version}"
 
 
-def _distribution_of(name: str) -> str:
+def distribution_of(name: str) -> str:
+    """Which distribution brings part ``name``, as error messages name it ("distribution
+    rlsbench 0.1.0"; "an unregistered part" for none)."""
     ep = _entry_points().get(name)
     return "an unregistered part" if ep is None else _distribution(ep)
 

@@ -1,18 +1,18 @@
 """The bridge between a Snakemake rule and the library or study function it runs.
 
 Every rule that runs Python names its function and runs the one generic script
-``workflow/scripts/call.py``::
+``workflow/scripts/call.py`` (``CALL`` in a rule file, its absolute path)::
 
-    rule ramona_toy:
+    rule my_paper_table:
         output:
-            table=f"{RAMONA_DIR}/toy/{{problem}}/{{method}}.csv",
+            table=f"{MY_PAPER_DIR}/{{dataset}}/{{method}}.csv",
         log: ...
         params:
-            function="rlsbench.studies.ramona.jobs.toy_job",
-            problem="{problem}",
+            function="my_paper.jobs.table_job",
+            dataset="{dataset}",
             ...
         script:
-            "../scripts/call.py"
+            CALL
 
 :func:`run_rule` calls ``function`` with keyword arguments: the rule's named inputs, named
 outputs and params (lists of files as lists of str), plus ``threads`` (and

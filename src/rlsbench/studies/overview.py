@@ -1,38 +1,37 @@
 """The first page of the report: what a run found, from the parts' own tables.
 
-Three answers, each from the tables of the parts that ran (a part that did not run says so):
+Answers, each from the tables of the parts that ran (a part that did not run says so):
 
-* **fidelity to the papers** — the ledger's verdict counts per paper for the numbered tables
-  and figures and for the claims in words, the verdict of every numbered table and figure with
-  its reason, and every claim with the verdicts of its checked scopes
+* **fidelity to the papers**, the framework's own — the ledger's verdict counts per paper for
+  the numbered tables and figures and for the claims in words, the verdict of every numbered
+  table and figure with its reason, and every claim with the verdicts of its checked scopes
   (:mod:`rlsbench.studies.fidelity`, ``fidelity.csv``);
-* **speed** — the speed-up of greedy RLS over each other method measured in this run by the
-  scaling study (``speedups.csv``: the largest size where both ran, and the range over all
-  sizes), and the main part's mean fit time per method and dataset beside greedy RLS's
-  (``summary.csv``);
-* **accuracy** — per dataset of the main part, the method(s) with the best test score at the
-  number of features chosen by LOO on each training split, mean ± standard deviation over the
-  folds (and seeds), beside greedy RLS's (``summary.csv``).
+* then what each paper brings (:class:`Answer`): the ``overview`` function of its part
+  (:class:`rlsbench.benchmark.parts.Part`) reads the tables its parts list in
+  ``overview_tables`` and returns its answers (a headline, a section of the page, a fragment
+  of the landing page), in the parts' listing order (:func:`part_answers`).
 
 :func:`overview_job` writes it as one HTML page (:func:`rlsbench.benchmark.views.page`); the
 report shows it as its first page (``workflow/report/workflow.rst``) and as the result "At a
-glance".
+glance". :func:`sortable_table`, :func:`compact_table`, :func:`category_link` and
+:func:`times` are the pieces a paper's answers are made of.
 """
 
 from __future__ import annotations
 
 import html
 import logging
-import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 from pandas.io.formats.style import Styler
 
 from rlsbench.benchmark._io import atomic_write_text
-from rlsbench.benchmark.parts import papers
+from rlsbench.benchmark.parts import PartPluginError, distribution_of, installed_parts, papers
 from rlsbench.benchmark.views import page
+from rlsbench.studies.fidelity.ours import RunTree
 from rlsbench.studies.fidelity.transcription import load_claims
 from rlsbench.studies.fidelity.verdicts import VERDICTS
 
@@ -47,7 +46,6 @@ VERDICT_COLOURS = {
     "not public": "#e9ecef",
     "not run": "#fff3bf",
 }
-REFERENCE = "greedy_rls"
 
 _CSS = """
 .rlsbench-view .verdict { padding: 0 .35em; border-radius: 3px; white-space: nowrap;
@@ -56,6 +54,38 @@ _CSS = """
 .rlsbench-view ul.answers li { margin: .25em 0; }
 .rlsbench-view .answers b { font-weight: 600; }
 """
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One answer of a paper on the first page (``Part.overview`` returns a list of them).
+
+    Parameters
+    ----------
+    headline : str
+        One sentence (HTML) in the page's list of answers.
+    section : str
+        The page's section of it (HTML; ``""``: none).
+    first_page : str
+        Its fragment on the report's landing page (HTML with inline styles only, tables of at
+        most four columns, no ``<script>`` or ``<style>``; ``""``: none).
+    """
+
+    headline: str
+    section: str = ""
+    first_page: str = ""
+
+
+_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def number_word(n: int) -> str:
+    """A small count as a reader says it (``four``), a larger one in digits."""
+    return _WORDS[n] if 0 <= n < len(_WORDS) else str(n)
+
+
+def _papers_of(ledger: pd.DataFrame) -> str:
+    return number_word(ledger["paper"].nunique())
 
 
 def _verdict_html(verdict: str, text: str | None = None) -> str:
@@ -72,8 +102,9 @@ def times(ratio: float) -> str:
     return f"×{ratio:,.0f}" if ratio >= 100 else f"×{ratio:.2g}"
 
 
-def _table(frame: pd.DataFrame, ident: str, *, escape=True, numeric=()) -> str:
-    """A small sortable table (pandas Styler) in the classes of the table views."""
+def sortable_table(frame: pd.DataFrame, ident: str, *, escape=True, numeric=()) -> str:
+    """A small sortable table (pandas Styler) in the classes of the table views, with the HTML
+    id ``ident`` (``escape``: cells are text, else HTML; ``numeric``: columns aligned right)."""
     frame = frame.reset_index(drop=True)
     styler = Styler(frame, uuid=ident, cell_ids=False)
     styler.hide(axis="index")
@@ -168,7 +199,7 @@ def fidelity_section(ledger: pd.DataFrame | None) -> tuple[str, str]:
         f"words, {spell(claims)}."
     )
     counts = verdict_counts(ledger)
-    counts_html = _table(
+    counts_html = sortable_table(
         counts.reset_index(names="paper").set_axis(
             pd.MultiIndex.from_tuples([("", "paper"), *counts.columns]), axis=1
         ),
@@ -194,8 +225,9 @@ def fidelity_section(ledger: pd.DataFrame | None) -> tuple[str, str]:
         claim_table[col] = claim_table[col].map(lambda v: html.escape(str(v)))
     section = (
         "<h2>Fidelity to the papers</h2>\n"
-        "<p>Verdicts of the fidelity ledger: every numbered table and figure of the four papers "
-        "and every claim they make in words, judged against this run by written rules "
+        "<p>Verdicts of the fidelity ledger: every numbered table and figure of the "
+        f"{_papers_of(ledger)} papers and every claim they make in words, judged against this "
+        "run by written rules "
         "(<em>match</em>: within the spread of our repetitions or the paper's precision; "
         "<em>same conclusion</em>: the paper's ordering or claim holds, the numbers differ; "
         "<em>inconclusive</em>: within the spread of our own repetitions, or a measured "
@@ -206,187 +238,14 @@ def fidelity_section(ledger: pd.DataFrame | None) -> tuple[str, str]:
         + counts_html
         + "<h3>Numbered tables and figures</h3>\n"
         + legend
-        + _table(chips, "fidelity_chips", escape=False)
+        + sortable_table(chips, "fidelity_chips", escape=False)
         + "<details><summary>Every numbered table and figure with the reason of its verdict"
         + "</summary>\n"
-        + _table(item_table, "fidelity_items", escape=False)
+        + sortable_table(item_table, "fidelity_items", escape=False)
         + "</details>\n"
         + f"<details><summary>The {len(claim_table)} claims in words</summary>\n"
-        + _table(claim_table, "fidelity_claims", escape=False)
+        + sortable_table(claim_table, "fidelity_claims", escape=False)
         + "</details>\n"
-    )
-    return headline, section
-
-
-# ---------------------------------------------------------------------------------------------
-# Speed
-# ---------------------------------------------------------------------------------------------
-def speedup_summary(speedups: pd.DataFrame) -> pd.DataFrame:
-    """Per method: the speed-up of greedy RLS at the largest size where both ran (and the
-    times there), and the range of the speed-up over every size measured.
-
-    Parameters
-    ----------
-    speedups : pandas.DataFrame
-        The scaling study's ``speedups.csv``.
-    """
-    rows = speedups[speedups["kind"] == "greedy_rls_over_method"]
-    rows = rows[(rows["status"] == "ok") & (rows["reference_status"] == "ok")]
-    rows = rows[np.isfinite(rows["speedup"])]
-    out = []
-    for method, group in rows.groupby("method", sort=False):
-        last = group.sort_values(["size", "threads"], kind="mergesort").iloc[-1]
-        out.append(
-            {
-                "method": method,
-                "largest size where both ran": f"{last['vary']} = {int(last['size'])} "
-                f"({last['sweep']})",
-                "greedy RLS (s)": last["reference_s"],
-                "method (s)": last["time_s"],
-                "speed-up there": last["speedup"],
-                "speed-up, all sizes": f"{times(group['speedup'].min())} – "
-                f"{times(group['speedup'].max())} ({len(group)} sizes)",
-            }
-        )
-    return pd.DataFrame(out)
-
-
-def fit_times(summary: pd.DataFrame) -> pd.DataFrame:
-    """Mean fit time of one selection job per (dataset, method) of the main part, and its
-    ratio to greedy RLS's on the same dataset (blank where a method was skipped)."""
-    ok = summary[summary["status"] != "skipped"].copy()
-    ok["fit time (s)"] = pd.to_numeric(ok["fit time (s)"], errors="coerce")
-    wide = ok.pivot(index="dataset", columns="method", values="fit time (s)")
-    if REFERENCE not in wide:
-        return wide.reset_index()
-    cells = pd.DataFrame(index=wide.index)
-    for method in wide:
-        ratio = wide[method] / wide[REFERENCE]
-        cells[method] = [
-            "–"
-            if not np.isfinite(t)
-            else f"{t:.3g} s" + ("" if method == REFERENCE else f" ({times(r)})")
-            for t, r in zip(wide[method], ratio)
-        ]
-    order = [REFERENCE] + [m for m in cells if m != REFERENCE]
-    return cells[order].reset_index()
-
-
-def speed_section(speedups: pd.DataFrame | None, summary: pd.DataFrame | None):
-    """(headline sentence, HTML section) of the speed-ups."""
-    parts, headline = ["<h2>Speed of greedy RLS</h2>"], ""
-    if speedups is not None:
-        table = speedup_summary(speedups)
-        if len(table):
-            pieces = [
-                f"{times(s)} faster than {html.escape(m)}"
-                if s >= 1
-                else f"{times(1 / s)} slower than {html.escape(m)}"
-                for m, s in zip(table["method"], table["speed-up there"])
-            ]
-            headline = (
-                "<b>Speed</b>: at the largest size where both ran, greedy RLS selects "
-                + ", ".join(pieces)
-                + " (the method's time over greedy RLS's in this run)."
-            )
-            metric = ", ".join(sorted(set(speedups["metric"].astype(str)))) or "cpu"
-            shown = table.assign(
-                **{
-                    "greedy RLS (s)": table["greedy RLS (s)"].map(lambda v: f"{v:.3g}"),
-                    "method (s)": table["method (s)"].map(lambda v: f"{v:.3g}"),
-                    "speed-up there": table["speed-up there"].map(times),
-                }
-            )
-            parts.append(
-                "<p>Scaling study (Pahikkala et al., Sec. 4.1, on generated data): median "
-                f"selection time ({html.escape(metric)} seconds) of each method divided by "
-                "greedy RLS's at the same size and thread count in this run.</p>"
-                + _table(
-                    shown, "speedups", numeric=["greedy RLS (s)", "method (s)", "speed-up there"]
-                )
-            )
-    if summary is not None and "fit time (s)" in summary:
-        parts.append(
-            "<p>Main part (Pahikkala et al., Sec. 4.2): mean time of one selection job "
-            "(every k up to k_max, one fold or seed) per dataset and method, and in brackets "
-            "its ratio to greedy RLS's; “–”: skipped by the time or memory budget.</p>"
-            + _table(fit_times(summary), "fit_times", numeric=[])
-        )
-    if len(parts) == 1:
-        return "<b>Speed</b>: neither the scaling study nor the main part ran.", ""
-    if not headline:
-        headline = "<b>Speed</b>: the main part's fit times per method are below."
-    return headline, "\n".join(parts)
-
-
-# ---------------------------------------------------------------------------------------------
-# Accuracy
-# ---------------------------------------------------------------------------------------------
-_MEAN_SD = re.compile(r"^\s*([-+0-9.eE]+)\s*±\s*([-+0-9.eE]+)\s*$")
-
-
-def _mean_sd(cell) -> tuple[float, float]:
-    match = _MEAN_SD.match(str(cell))
-    return (float(match.group(1)), float(match.group(2))) if match else (np.nan, np.nan)
-
-
-def best_methods(summary: pd.DataFrame) -> pd.DataFrame:
-    """Per dataset of the main part: the method(s) with the best test score at the k chosen by
-    LOO on each training split (highest accuracy, lowest MSE; methods whose means agree to the
-    table's three decimals are tied), with its spread, beside greedy RLS's.
-
-    Parameters
-    ----------
-    summary : pandas.DataFrame
-        The main part's ``summary.csv`` (:func:`rlsbench.benchmark.results.summary_table`).
-    """
-    rows = []
-    ok = summary[summary["status"] != "skipped"]
-    for dataset, group in ok.groupby("dataset", sort=True):
-        scores = group["at k by LOO"].map(_mean_sd)
-        means = scores.map(lambda t: t[0])
-        if means.isna().all():
-            continue
-        metric = str(group["metric"].iloc[0])
-        best = means.max() if metric == "accuracy" else means.min()
-        tied = group[np.isclose(means, best, rtol=0, atol=5e-4)]
-        first = tied.iloc[0]
-        reference = group[group["method"] == REFERENCE]
-        rows.append(
-            {
-                "dataset": dataset,
-                "metric": "accuracy" if metric == "accuracy" else "MSE",
-                "best method(s)": " = ".join(tied["method"]),
-                "test score at k by LOO": first["at k by LOO"],
-                "k by LOO (mean)": f"{float(first['k by LOO']):.1f}",
-                "greedy RLS": reference["at k by LOO"].iloc[0] if len(reference) else "–",
-                "with all features": first["at k_max"],
-                "runs": int(first["runs"]),
-            }
-        )
-    return pd.DataFrame(rows)
-
-
-def accuracy_section(summary: pd.DataFrame | None, folds: str = "") -> tuple[str, str]:
-    """(headline sentence, HTML section) of the best accuracy per dataset."""
-    if summary is None:
-        return "<b>Accuracy</b>: the main part did not run.", ""
-    table = best_methods(summary)
-    if table.empty:
-        return "<b>Accuracy</b>: no method of the main part ran to the end.", ""
-    headline = (
-        f"<b>Accuracy</b>: on {len(table)} dataset(s) of the main part, the best test score at "
-        "the k chosen by LOO, per dataset below (mean ± standard deviation over folds and "
-        "seeds)."
-    )
-    section = (
-        "<h2>Accuracy: the best method per dataset</h2>\n"
-        "<p>Main part (the greedy RLS paper's protocol, Sec. 4.2): test accuracy (MSE for "
-        "regression sets) of RLS on the selected features at the number of features k chosen "
-        f"by the LOO estimate on each training split; mean ± standard deviation over the {folds}"
-        "folds and seeds (column runs). Methods that compute the same selection (greedy RLS, "
-        "the low-rank updated LS-SVM, the wrappers) tie.</p>\n"
-        + _table(table, "accuracy", numeric=["test score at k by LOO", "greedy RLS", "runs"])
     )
     return headline, section
 
@@ -397,24 +256,22 @@ def accuracy_section(summary: pd.DataFrame | None, folds: str = "") -> tuple[str
 def overview_html(
     *,
     ledger: pd.DataFrame | None,
-    speedups: pd.DataFrame | None,
-    summary: pd.DataFrame | None,
+    answers: Sequence[Answer] = (),
     run: str,
     configfiles=(),
-    folds: str = "",
 ) -> str:
-    """The first page as one HTML document (see the module text)."""
+    """The first page as one HTML document (see the module text): the fidelity answer, then
+    the papers' ``answers`` (:func:`part_answers`)."""
     fid_head, fid = fidelity_section(ledger)
-    speed_head, speed = speed_section(speedups, summary)
-    acc_head, acc = accuracy_section(summary, folds)
     config = ", ".join(f"<code>{html.escape(str(c))}</code>" for c in configfiles) or "–"
-    answers = "".join(f"<li>{h}</li>" for h in (fid_head, speed_head, acc_head))
+    headlines = "".join(f"<li>{h}</li>" for h in (fid_head, *(a.headline for a in answers)))
     body = (
         f"<style>{_CSS}</style>\n"
-        "<p>rlsbench reruns four papers on wrapper feature selection with regularized least "
-        f"squares. This page answers what run <code>{html.escape(run)}</code> (config {config}) "
-        "found; every table and figure behind it is in the categories of this report.</p>\n"
-        f'<ul class="answers">{answers}</ul>\n' + fid + speed + acc
+        f"<p>rlsbench reruns {number_word(len(papers()))} papers on wrapper feature selection "
+        "with regularized least squares. This page answers what run "
+        f"<code>{html.escape(run)}</code> (config {config}) found; every table and figure "
+        "behind it is in the categories of this report.</p>\n"
+        f'<ul class="answers">{headlines}</ul>\n' + fid + "".join(a.section for a in answers)
     )
     return page("At a glance: what this run found", body)
 
@@ -431,8 +288,9 @@ _CELL = "padding:.15em .5em;border-bottom:1px solid #e4e7eb;vertical-align:top;"
 _NUM = _CELL + "text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums;"
 
 
-def _compact_table(frame: pd.DataFrame, numeric=()) -> str:
-    """A small HTML table with inline styles; cells are HTML already."""
+def compact_table(frame: pd.DataFrame, numeric=()) -> str:
+    """A small HTML table with inline styles for the landing page; cells are HTML already
+    (``numeric``: the columns aligned right)."""
     head = "".join(
         f'<th style="{_NUM if c in numeric else _CELL}">{html.escape(str(c))}</th>' for c in frame
     )
@@ -448,27 +306,20 @@ def _compact_table(frame: pd.DataFrame, numeric=()) -> str:
     )
 
 
-def _category_link(category: str, text: str) -> str:
+def category_link(category: str, text: str) -> str:
+    """A link of the landing page to a category of the report."""
     # app.showCategory is the report's own navigation (the links its RST captions get)
     return f"<a href=\"javascript:app.showCategory('{category}')\">{html.escape(text)}</a>"
 
 
-def first_page_html(
-    *,
-    ledger: pd.DataFrame | None,
-    speedups: pd.DataFrame | None,
-    summary: pd.DataFrame | None,
-) -> str:
+def first_page_html(*, ledger: pd.DataFrame | None, answers: Sequence[Answer] = ()) -> str:
     """The answers of the overview as an HTML fragment for the report's landing page.
 
-    Three short sections, each a sentence and a table of at most four columns: the fidelity
-    ledger's verdict counts (tables and figures, claim checks), the speed-up of greedy RLS over
-    each other method (scaling study at the largest size where both ran, else the main part's
-    fit times), and per dataset the best method's test score with its spread beside greedy
-    RLS's. The parts that did not run are named as such.
+    Short sections, each a sentence and a table of at most four columns: the fidelity ledger's
+    verdict counts (tables and figures, claim checks), then each of the papers' ``answers``
+    (their ``first_page``; the parts that did not run are named as such there).
     """
     out = ['<div class="rlsbench-first" id="rlsbench-first">']
-    # fidelity
     if ledger is None:
         out.append("<p><b>Fidelity to the papers</b>: the ledger was not computed.</p>")
     else:
@@ -484,103 +335,65 @@ def first_page_html(
         confirmed = int(items.get("match", 0) + items.get("same conclusion", 0))
         out.append(
             "<p><b>Fidelity to the papers</b>: "
-            f"{confirmed} of {int(items.sum())} numbered tables and figures of the four papers "
-            f"confirmed (match or same conclusion), {int(items.get('contradicts', 0))} "
-            f"contradicted; of {int(claims.sum())} checks of their claims in words, "
+            f"{confirmed} of {int(items.sum())} numbered tables and figures of the "
+            f"{_papers_of(ledger)} papers confirmed (match or same conclusion), "
+            f"{int(items.get('contradicts', 0))} contradicted; of {int(claims.sum())} checks of "
+            f"their claims in words, "
             f"{int(claims.get('match', 0) + claims.get('same conclusion', 0))} confirmed, "
             f"{int(claims.get('contradicts', 0))} contradicted, "
             f"{int(claims.get('inconclusive', 0))} inconclusive (within our own runs' spread). "
-            "Every row with its reason: " + _category_link("Fidelity", "Fidelity") + ".</p>"
+            "Every row with its reason: " + category_link("Fidelity", "Fidelity") + ".</p>"
         )
-        out.append(_compact_table(counts, numeric=("tables and figures", "claim checks")))
-    # speed
-    table = speedup_summary(speedups) if speedups is not None else pd.DataFrame()
-    if len(table):
-        out.append(
-            "<p><b>Speed</b>: median selection time of each method over greedy RLS's, "
-            "measured in this run (scaling study, at the largest size where both ran; "
-            + _category_link("Scaling", "Scaling")
-            + ").</p>"
-        )
-        shown = pd.DataFrame(
-            {
-                "method": table["method"].map(html.escape),
-                "size": table["largest size where both ran"].map(
-                    lambda s: html.escape(s.split(" (")[0])
-                ),
-                "time ÷ greedy RLS's": table["speed-up there"].map(times),
-            }
-        )
-        out.append(_compact_table(shown, numeric=("time ÷ greedy RLS's",)))
-    elif summary is not None and "fit time (s)" in summary:
-        ratios = _fit_time_ratios(summary)
-        out.append(
-            "<p><b>Speed</b>: mean fit time of one selection job per method over greedy "
-            "RLS's on the same dataset, measured in this run (main part; the scaling study "
-            "did not run).</p>"
-        )
-        if len(ratios):
-            out.append(_compact_table(ratios, numeric=("time ÷ greedy RLS's",)))
-    else:
-        out.append("<p><b>Speed</b>: neither the scaling study nor the main part ran.</p>")
-    # accuracy
-    best = best_methods(summary) if summary is not None else pd.DataFrame()
-    if len(best):
-        out.append(
-            "<p><b>Accuracy</b>: per dataset, the best test score at the number of features "
-            "chosen by LOO, mean ± standard deviation over folds and seeds (main part; "
-            + _category_link("Main", "Main")
-            + ").</p>"
-        )
-        shown = pd.DataFrame(
-            {
-                "dataset": best["dataset"].map(html.escape) + " (" + best["metric"] + ")",
-                "best method": best["best method(s)"].map(
-                    lambda m: html.escape(m.replace(" = ", ", "))
-                ),
-                "score": best["test score at k by LOO"].map(html.escape),
-                "greedy RLS": best["greedy RLS"].map(html.escape),
-            }
-        )
-        out.append(_compact_table(shown, numeric=("score", "greedy RLS")))
-    else:
-        out.append("<p><b>Accuracy</b>: the main part did not run.</p>")
+        out.append(compact_table(counts, numeric=("tables and figures", "claim checks")))
+    out += [answer.first_page for answer in answers if answer.first_page]
     out.append(
         "<p>All of it with every table behind it: "
-        + _category_link("At a glance", "At a glance")
+        + category_link("At a glance", "At a glance")
         + ".</p></div>"
     )
     return "\n".join(out)
 
 
-def _fit_time_ratios(summary: pd.DataFrame) -> pd.DataFrame:
-    """Per method: its mean fit time over greedy RLS's, the range over the datasets."""
-    ok = summary[summary["status"] != "skipped"].copy()
-    ok["fit"] = pd.to_numeric(ok["fit time (s)"], errors="coerce")
-    wide = ok.pivot(index="dataset", columns="method", values="fit")
-    if REFERENCE not in wide:
-        return pd.DataFrame()
-    rows = []
-    for method in wide:
-        if method == REFERENCE:
+# ---------------------------------------------------------------------------------------------
+# The papers' answers and the job
+# ---------------------------------------------------------------------------------------------
+def part_answers(tree, sections: Mapping[str, Mapping]) -> list[Answer]:
+    """The answers of every installed part's ``overview`` function (each function once, in
+    the parts' listing order; :class:`rlsbench.benchmark.parts.Part`).
+
+    Parameters
+    ----------
+    tree : rlsbench.studies.fidelity.ours.RunTree
+        The tables the page may read: the ``overview_tables`` of the parts that ran.
+    sections : dict
+        Each part's config section (``{}`` when it did not run).
+    """
+    out: list[Answer] = []
+    called: set[str] = set()
+    for part in installed_parts():
+        if part.overview is None or part.overview in called:
             continue
-        ratio = (wide[method] / wide[REFERENCE]).dropna()
-        ratio = ratio[np.isfinite(ratio)]
-        if ratio.empty:
-            continue
-        spread = (
-            times(ratio.iloc[0])
-            if len(ratio) == 1
-            else f"{times(ratio.min())} – {times(ratio.max())}"
-        )
-        rows.append(
-            {
-                "method": html.escape(method),
-                "datasets": str(len(ratio)),
-                "time ÷ greedy RLS's": spread,
-            }
-        )
-    return pd.DataFrame(rows)
+        called.add(part.overview)
+        for answer in part.overview_function()(tree, sections):
+            if not isinstance(answer, Answer):
+                raise PartPluginError(
+                    f"part {part.name!r} of {distribution_of(part.name)}: overview "
+                    f"{part.overview!r} returned a {type(answer).__name__}, not a "
+                    "rlsbench.studies.overview.Answer"
+                )
+            out.append(answer)
+    return out
+
+
+def overview_inputs(rundir: str, built: Mapping[str, Sequence[str]]) -> list[str]:
+    """The tables the first page reads: every part's ``overview_tables`` (under
+    ``<rundir>/<part>/``) that the part builds in this run (``built``: part -> its files)."""
+    return [
+        path
+        for part in installed_parts()
+        for path in (f"{rundir}/{part.name}/{rel}" for rel in part.overview_tables)
+        if path in set(built.get(part.name, ()))
+    ]
 
 
 def _read(path):
@@ -593,10 +406,10 @@ def overview_job(
     *,
     run,
     configfiles,
-    folds="",
+    rundir,
+    sections,
     ledger=None,
-    speedups=None,
-    summary=None,
+    tables=(),
 ):
     """Write the overview page (:func:`overview_html`) and the report's landing-page fragment
     (:func:`first_page_html`) from the tables of the parts that ran.
@@ -611,16 +424,20 @@ def overview_job(
         The run's name.
     configfiles : list of str
         The run's config file(s).
-    folds : str
-        How many folds the main part used (e.g. ``"10 "``), for the accuracy caption.
-    ledger, speedups, summary : str, optional
-        ``fidelity.csv``, the scaling study's ``speedups.csv`` and the main part's
-        ``summary.csv``; absent when the part did not run.
+    rundir : str
+        The run's directory (``results/runs/<run>``).
+    sections : dict
+        Each part's config section (``{}`` when it did not run), for the parts' answers.
+    ledger : str, optional
+        ``fidelity.csv``; absent when the ledger was not computed.
+    tables : list of str
+        The parts' tables the page reads (:func:`overview_inputs`); any other counts as absent.
     """
-    tables = {"ledger": _read(ledger), "speedups": _read(speedups), "summary": _read(summary)}
-    text = overview_html(**tables, run=run, configfiles=configfiles, folds=folds)
+    frame = _read(ledger)
+    answers = part_answers(RunTree(rundir, only=tables), sections)
+    text = overview_html(ledger=frame, answers=answers, run=run, configfiles=configfiles)
     atomic_write_text(overview, text)
     log.info("%s (%d bytes)", Path(overview), len(text))
-    fragment = first_page_html(**tables)
+    fragment = first_page_html(ledger=frame, answers=answers)
     atomic_write_text(first_page, fragment)
     log.info("%s (%d bytes)", Path(first_page), len(fragment))

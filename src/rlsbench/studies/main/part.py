@@ -55,6 +55,10 @@ PART = Part(
     ),
     # the greedy RLS paper's ledger (its main and scaling parts' tables: LEDGER.part_files)
     ledger="rlsbench.studies.main.ledger",
+    # the paper's speed and accuracy answers on the report's first page (its main and scaling
+    # parts' tables: each part's overview_tables)
+    overview="rlsbench.studies.main.overview:answers",
+    overview_tables=("tables/summary.csv",),
     docs="parts/main.rst",
     order=10,
 )
