@@ -21,7 +21,7 @@ from rlsbench.studies.ramona.report import LABELS as RAMONA_METHODS
 from rlsbench.studies.scaling.experiment import SCALING_METHODS
 from rlsbench.studies.sunyao.experiments import METHODS as SUNYAO_METHODS
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 #: Plugin names of methods a study implements under its own name (one method, one style).
 ALIASES = {"fisher_score": "fisher", "svm_rfe": "rfe", "marglik_forward": "forward"}
 

@@ -17,7 +17,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from _tools import latex_packages, missing_latex
 
 from rlsbench.benchmark.views import (
     TEXT_PT,
@@ -27,8 +26,9 @@ from rlsbench.benchmark.views import (
     markdown_latex,
 )
 from rlsbench.benchmark.views.fit import key_columns
+from tests._tools import latex_packages, missing_latex
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 PAPER = REPO / "results" / "paper"
 PUBLISHED = sorted(PAPER.rglob("*.md"))
 

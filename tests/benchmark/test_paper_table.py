@@ -16,9 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
-from _tools import latex_packages, missing_latex
 from scipy import stats
-from test_latex import ARTICLE, compile_in_article
 
 from rlsbench.benchmark.paper_table import (
     DAGGER,
@@ -27,8 +25,10 @@ from rlsbench.benchmark.paper_table import (
     paper_table,
     run_scores,
 )
+from tests._tools import latex_packages, missing_latex
+from tests.benchmark.test_latex import ARTICLE, compile_in_article
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 TINY = REPO / "tests" / "configs" / "tiny.yaml"
 MISSING_LATEX = missing_latex(latex_packages(ARTICLE))
 needs_pdflatex = pytest.mark.skipif(MISSING_LATEX is not None, reason=MISSING_LATEX or "")

@@ -189,7 +189,7 @@ def test_every_published_result_names_a_clean_commit():
     # Issue 16, item 5, on the committed results themselves: each part has its
     # provenance.json, and no table, record or Markdown summary under results/paper was made
     # from a checkout with uncommitted changes.
-    root = Path(__file__).resolve().parents[1] / "results" / "paper"
+    root = Path(__file__).resolve().parents[2] / "results" / "paper"
     parts = sorted(p for p in root.iterdir() if p.is_dir())
     assert {p.name for p in parts} >= {"main", "buteneers", "ramona", "sunyao", "scaling"}
     sha = re.compile(r"^[0-9a-f]{40}$")

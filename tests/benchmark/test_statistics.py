@@ -17,7 +17,7 @@ from rlsbench.benchmark import statistics as st
 from rlsbench.benchmark.config import ConfigError
 from rlsbench.studies.main import statistics as main_statistics
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 # Demšar (2006), Table 6: AUC of C4.5 and three of its variants on 14 UCI datasets
 DEMSAR_METHODS = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]

@@ -39,7 +39,7 @@ try:  # Snakemake >= 9
 except ImportError:  # Snakemake 8
     from snakemake.io import Namedlist
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 STUDIES = REPO / "src" / "rlsbench" / "studies"
 
 

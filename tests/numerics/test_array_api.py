@@ -6,8 +6,6 @@ code that runs on GPUs is checked on every test run without one."""
 import numpy as np
 import pytest
 import sklearn
-from test_rls import CASES, _brute_force_loo, _direct_ridge, _problem
-from test_selection_exact import SWEEP, K, direct_ridge, make_problem
 
 from rlsbench.estimators import GreedyRLS, LowRankLSSVM, RandomSelector, WrapperRLS
 from rlsbench.numerics.rls import choose_alpha, loo_grid, ridge_prefix_path
@@ -19,6 +17,8 @@ from rlsbench.numerics.selection import (
     ridge_path,
     wrapper,
 )
+from tests.numerics.test_rls import CASES, _brute_force_loo, _direct_ridge, _problem
+from tests.numerics.test_selection_exact import SWEEP, K, direct_ridge, make_problem
 
 xps = pytest.importorskip("array_api_strict")
 

@@ -9,11 +9,11 @@ import importlib.util
 
 import numpy as np
 import pytest
-from test_selection_exact import SWEEP, K, make_problem
 
 from rlsbench.numerics.rls import choose_alpha, loo_grid, ridge_prefix_path
 from rlsbench.numerics.selection import _cuda, greedy_rls, wrapper
 from rlsbench.numerics.selection.order import ridge_path
+from tests.numerics.test_selection_exact import SWEEP, K, make_problem
 
 
 def _libraries():

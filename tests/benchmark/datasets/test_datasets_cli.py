@@ -12,7 +12,7 @@ from rlsbench.benchmark.cli import build_parser, main
 from rlsbench.benchmark.datasets import load, load_prepared, load_registry
 from rlsbench.benchmark.datasets._testing import closed_port
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 SHARED = REPO.parent / "shared" / "datasets"
 needs_mirror = pytest.mark.skipif(not SHARED.is_dir(), reason=f"no dataset mirror at {SHARED}")
 

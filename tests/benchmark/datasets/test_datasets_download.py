@@ -19,7 +19,7 @@ from rlsbench.benchmark.datasets import (
 from rlsbench.benchmark.datasets._testing import closed_port, serve_directory
 from rlsbench.benchmark.datasets.download import download_file
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 SHARED = REPO.parent / "shared" / "datasets"
 needs_mirror = pytest.mark.skipif(not SHARED.is_dir(), reason=f"no dataset mirror at {SHARED}")
 

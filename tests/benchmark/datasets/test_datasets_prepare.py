@@ -311,7 +311,7 @@ def test_wdbc_from_uci_file_equals_sklearn_breast_cancer(tmp_path):
 
     from rlsbench.benchmark.datasets import load
 
-    shared = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+    shared = Path(__file__).resolve().parents[4] / "shared" / "datasets"
     if not shared.is_dir():
         pytest.skip(f"no dataset mirror at {shared}")
     wdbc = load("wdbc", cache_dir=tmp_path, mirrors=[str(shared)])

@@ -16,7 +16,7 @@ from rlsbench.benchmark.datasets import RegistryError, load, load_registry
 from rlsbench.benchmark.datasets.download import candidate_urls
 from rlsbench.benchmark.datasets.registry import builtin_registry_file, schema_file
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 SHARED = REPO.parent / "shared" / "datasets"
 needs_mirror = pytest.mark.skipif(not SHARED.is_dir(), reason=f"no dataset mirror at {SHARED}")
 GITHUB = "https://raw.githubusercontent.com/"

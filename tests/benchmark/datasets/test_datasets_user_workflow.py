@@ -16,7 +16,7 @@ import yaml
 from rlsbench.benchmark.datasets import load_prepared
 from rlsbench.benchmark.datasets.registry import builtin_registry_file
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 pytestmark = pytest.mark.slow
 
 

@@ -9,7 +9,7 @@ import pytest
 from rlsbench.benchmark.datasets import load_prepared
 from rlsbench.benchmark.datasets._testing import FAST_FAIL_ENV, run_snakemake, serve_directory
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 SHARED = REPO.parent / "shared" / "datasets"
 pytestmark = [
     pytest.mark.slow,

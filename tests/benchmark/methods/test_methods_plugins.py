@@ -28,7 +28,7 @@ from rlsbench.benchmark.methods import (
     method_names,
 )
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 
 # A user's method: rank features by |correlation| with the targets, then the RLS path along
 # that order (rlsbench.numerics.selection.ridge_path). One module, one Method object.

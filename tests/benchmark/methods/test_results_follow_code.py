@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 import yaml
-from test_methods_plugins import PLUGIN_MODULE, _with_site, build_wheel
 
 from rlsbench.benchmark import methods
 from rlsbench.benchmark.methods import GROUP, MethodPluginError, method_version
+from tests.benchmark.methods.test_methods_plugins import PLUGIN_MODULE, _with_site, build_wheel
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture

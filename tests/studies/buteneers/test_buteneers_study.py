@@ -20,7 +20,7 @@ from rlsbench.numerics.ridgecv.kfold_lambda import fold_statistics, lambda_grid,
 from rlsbench.studies.buteneers.experiment import TIMING_COLUMNS, run_task
 from rlsbench.studies.buteneers.inputs import onehot_groups, ordinal_categoricals
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 SCHEMA = REPO / "src" / "rlsbench" / "studies" / "buteneers" / "workflow" / "schema.yaml"
 
 

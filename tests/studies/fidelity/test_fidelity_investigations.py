@@ -16,7 +16,7 @@ from rlsbench.studies.fidelity.investigations import (
     unexplained,
 )
 
-PAPER = Path(__file__).resolve().parents[1] / "results" / "paper"
+PAPER = Path(__file__).resolve().parents[3] / "results" / "paper"
 ITEMS = items()
 
 

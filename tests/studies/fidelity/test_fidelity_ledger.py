@@ -27,7 +27,7 @@ from rlsbench.studies.fidelity.transcription import KEY
 ITEMS = items()
 PART_FILES = part_files()
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 PAPER = REPO / "results" / "paper"
 
 

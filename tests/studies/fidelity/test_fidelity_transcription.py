@@ -31,7 +31,7 @@ PAPER_FILES = {
     "ramona": "ramona-kernel-gram-feature-selection.txt",
     "sunyao": "sun-yao-marginal-likelihood-forward.md",
 }
-PAPERS_DIR = Path(__file__).resolve().parents[1] / ".." / "shared" / "papers"
+PAPERS_DIR = Path(__file__).resolve().parents[3] / ".." / "shared" / "papers"
 
 
 @pytest.fixture(scope="module")

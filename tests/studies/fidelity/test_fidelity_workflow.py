@@ -14,7 +14,7 @@ import pytest
 
 from rlsbench.studies.fidelity import OUTPUTS, load_reported
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 TINY = REPO / "tests" / "configs" / "tiny.yaml"
 
 pytestmark = pytest.mark.slow

@@ -16,7 +16,7 @@ from rlsbench.benchmark.protocol import job_settings
 from rlsbench.numerics.selection import _cuda
 from rlsbench.studies.main import config as main_config
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 TINY = REPO / "tests" / "configs" / "tiny.yaml"
 NO_GPU = _cuda.gpu_unavailable_reason()
 

@@ -133,7 +133,7 @@ def test_pareto_places_each_method_at_its_median_time_and_loo_k_accuracy(drawn):
 def test_main_all_draws_the_figures_across_datasets_and_main_publish_does_not_copy_them(
     tmp_path,
 ):
-    repo = Path(__file__).resolve().parents[1]
+    repo = Path(__file__).resolve().parents[3]
 
     def dry_run(target):
         proc = subprocess.run(

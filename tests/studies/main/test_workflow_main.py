@@ -20,7 +20,7 @@ import yaml
 
 from rlsbench.benchmark.protocol import TIMING_COLUMNS
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
 TINY = REPO / "tests" / "configs" / "tiny.yaml"
 MAIN_RULE_FILES = ("common.smk", "main.smk")

@@ -37,7 +37,7 @@ from rlsbench.studies.ramona.report import (
     table6,
 )
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,6 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
-from test_methods_plugins import PLUGIN_MODULE, _with_site, build_wheel, fake_distribution
 
 from rlsbench.benchmark import methods
 from rlsbench.benchmark.config import ConfigError
@@ -29,8 +28,14 @@ from rlsbench.studies.scaling.experiment import (
     plan_rows,
     time_selection,
 )
+from tests.benchmark.methods.test_methods_plugins import (
+    PLUGIN_MODULE,
+    _with_site,
+    build_wheel,
+    fake_distribution,
+)
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 PAPER_METHODS = ("greedy_rls", "lowrank_lssvm", "wrapper_loo", "wrapper_blackbox")
 

@@ -40,7 +40,7 @@ from rlsbench.studies.scaling.experiment import (
     time_selection,
 )
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 EXPONENTS = {
     "greedy_rls": {"m": 1, "n": 1, "k": 1},

@@ -8,7 +8,7 @@ import yaml
 from rlsbench.benchmark.config import ConfigError, validate_section
 from rlsbench.studies.sunyao.config import check
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 SCHEMA = REPO / "src" / "rlsbench" / "studies" / "sunyao" / "workflow" / "schema.yaml"
 
 

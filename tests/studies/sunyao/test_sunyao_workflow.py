@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 import yaml
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 
 pytestmark = pytest.mark.slow
 
