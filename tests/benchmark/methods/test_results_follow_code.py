@@ -117,7 +117,8 @@ def test_unknown_method_and_missing_module_are_named_errors(site):
 
 
 def _install(tmp_path: Path) -> Path:
-    """The out-of-tree plugin of tests/test_methods_plugins.py installed into a fresh site."""
+    """The out-of-tree plugin of tests/benchmark/methods/test_methods_plugins.py, installed into
+    a fresh site."""
     wheel = build_wheel(
         tmp_path,
         "rlsbench-corr-plugin",
