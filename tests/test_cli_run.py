@@ -123,7 +123,7 @@ def _run(cmd, cwd):
 @pytest.mark.slow
 def test_run_dry_run_from_elsewhere_finds_a_registry_named_relative_to_the_config(tmp_path):
     """Config in exp/, registry beside it, data beside that, run from work/ (not the clone)."""
-    from test_datasets_user_workflow import _csv, _entry
+    from tests.benchmark.datasets.test_datasets_user_workflow import _csv, _entry
 
     for name in ("exp", "data", "work"):
         (tmp_path / name).mkdir()

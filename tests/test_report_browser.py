@@ -28,10 +28,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
-from _tools import chromium, missing_chromium
-from test_latex import MISSING_LATEX
 
 from rlsbench.studies.fidelity.verdicts import VERDICTS
+from tests._tools import chromium, missing_chromium
+from tests.benchmark.test_latex import MISSING_LATEX
 
 REPO = Path(__file__).resolve().parents[1]
 TINY = REPO / "tests" / "configs" / "tiny.yaml"
@@ -283,7 +283,7 @@ def test_a_table_view_renders_its_rows_in_the_report(report, tmp_path):
 
 @pytest.mark.skipif(MISSING_LATEX is not None, reason=MISSING_LATEX or "")
 def test_the_runs_latex_tables_compile_and_fit(report, tmp_path):
-    from test_latex import compile_in_article
+    from tests.benchmark.test_latex import compile_in_article
 
     workdir, _ = report
     run = workdir / "results" / "runs" / "report"

@@ -4,13 +4,13 @@ SLURM command. Stand-in executables on a ``PATH`` of the test's own make each ca
 
 from __future__ import annotations
 
-from _tools import (
+from tests._tools import (
     latex_packages,
     missing_chromium,
     missing_latex,
     missing_slurm,
 )
-from test_latex import ARTICLE
+from tests.benchmark.test_latex import ARTICLE
 
 # kpsewhich's contract: the path and exit status 0 when found, nothing and 1 when not
 KPSEWHICH = """#!/bin/sh

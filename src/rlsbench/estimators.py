@@ -30,7 +30,7 @@ Read-out features for ridge regression (:mod:`rlsbench.numerics.ridgecv`)
     :class:`~rlsbench.numerics.ridgecv.fixed_size_lssvm.NystromFeatures`.
 
 Every class here is a :class:`sklearn.base.BaseEstimator`, and every public
-``BaseEstimator`` subclass of the package is here (``tests/test_estimators_module.py``).
+``BaseEstimator`` subclass of the package is here (``tests/benchmark/test_estimators_module.py``).
 Importing this module imports scikit-learn; ``import rlsbench`` alone does not
 (``rlsbench.GreedyRLS`` and the others load on first use).
 """

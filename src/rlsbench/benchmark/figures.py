@@ -95,7 +95,7 @@ LINESTYLES = (
 #: share a colour differ in both marker and line style. The line styles were assigned by a
 #: greedy colouring (DSatur) of the graph "shares a colour or a marker", the main part's five
 #: methods fixed first to the five plainest styles; a new entry takes a line style none of the
-#: entries sharing its colour or marker has (tests/test_figures.py checks the rule).
+#: entries sharing its colour or marker has (tests/benchmark/test_figures.py checks the rule).
 METHOD_STYLES: dict[str, dict[str, object]] = {
     # Pahikkala et al.: the main part and the scaling study
     "greedy_rls": {"color": _BLUE, "marker": "o", "linestyle": _SOLID},

@@ -12,13 +12,13 @@ run by the plugin's K-fold runner (:mod:`rlsbench.benchmark.methods.kfold`) on f
 covariances computed once per task.
 
 The covariance variants of FFS/BFS score the same candidate sets as the eigen variants with
-the same numbers (Section 3; ``tests/test_ridgecv_selection.py`` proves they choose the same
-features) but cost O(R K N N_s³) per step: on the paper's tasks from minutes to days. They run
-under a deterministic budget of steps (``covariance_steps``); a run the budget cuts is checked
-step by step against the eigen run, and its full optimisation time is *estimated*
+the same numbers (Section 3; ``tests/numerics/test_ridgecv_selection.py`` proves they choose the
+same features) but cost O(R K N N_s³) per step: on the paper's tasks from minutes to days. They run
+under a deterministic budget of steps (``covariance_steps``); a run the budget cuts is checked step
+by step against the eigen run, and its full optimisation time is *estimated*
 (:func:`rlsbench.benchmark.methods.kfold.covariance_time_estimate`): the time of scoring one
-candidate set is measured at a few set sizes along the path the eigen variant took and summed
-over every candidate set of that path. Results (selections, errors) never depend on a time.
+candidate set is measured at a few set sizes along the path the eigen variant took and summed over
+every candidate set of that path. Results (selections, errors) never depend on a time.
 
 :func:`timing_point` measures how the optimisation time grows with M and N (the claim that
 covariance/eigen cost does not depend on M once the covariances are computed).

@@ -24,7 +24,7 @@ thing changed and writes a tidy CSV and a Markdown summary (with provenance) und
     claim the paper's own public tables do not bear out.
 
 Only the eigen variants run (the covariance variants make the same choices, see
-``tests/test_ridgecv_selection.py``) and no time is recorded: these runs compare results.
+``tests/numerics/test_ridgecv_selection.py``) and no time is recorded: these runs compare results.
 The claims are checked by the fidelity ledger's own checks
 (:data:`rlsbench.studies.buteneers.ledger.CHECKS`) on each run's rows.
 

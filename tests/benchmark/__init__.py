@@ -1,0 +1,2 @@
+"""Tests of :mod:`rlsbench.benchmark`: the benchmark library (protocol, statistics, tables,
+figures, views, parts, estimators)."""

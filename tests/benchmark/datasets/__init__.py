@@ -1,0 +1,2 @@
+"""Tests of :mod:`rlsbench.benchmark.datasets`: registry, download, integrity, prepare, and
+their rules."""

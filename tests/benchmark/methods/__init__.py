@@ -1,0 +1,1 @@
+"""Tests of :mod:`rlsbench.benchmark.methods`: the ``rlsbench.methods`` plugins."""

@@ -1,0 +1,1 @@
+"""Tests of :mod:`rlsbench.numerics`: the solvers, arrays in and arrays out."""

@@ -1,0 +1,1 @@
+"""Tests of :mod:`rlsbench.studies.fidelity`."""

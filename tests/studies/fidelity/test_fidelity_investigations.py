@@ -1,0 +1,144 @@
+"""Investigations: each cause found for a contradiction reaches the ledger rows it explains."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from rlsbench.studies.fidelity import build_ledger, items
+from rlsbench.studies.fidelity.investigations import (
+    CAUSES,
+    as_frame,
+    attach,
+    load_investigations,
+    unexplained,
+)
+
+PAPER = Path(__file__).resolve().parents[3] / "results" / "paper"
+ITEMS = items()
+
+
+def _ledger(rows):
+    cols = ["level", "paper", "item", "dataset", "claim_id", "verdict"]
+    return pd.DataFrame(rows, columns=cols).fillna("")
+
+
+LEDGER = _ledger(
+    [
+        ("item", "buteneers", "Table 5", "", "B3", "contradicts"),
+        ("cell", "buteneers", "Table 5", "servo", "", "contradicts"),
+        ("cell", "buteneers", "Table 5", "abalone", "", "contradicts"),
+        ("cell", "buteneers", "Table 5", "servo", "", "match"),
+        ("claim", "buteneers", "Table 3;Table 5", "", "B3", "contradicts"),
+        ("claim", "buteneers", "Table 5", "servo", "B2", "contradicts"),
+    ]
+)
+
+
+def test_a_cause_reaches_the_contradicting_rows_of_its_scope_only():
+    inv = as_frame(
+        [
+            dict(
+                paper="buteneers",
+                scope="Table 5",
+                dataset="servo",
+                cause="data",
+                finding="servo encoded otherwise",
+                evidence="run A",
+            ),
+            dict(
+                paper="buteneers",
+                scope="B3",
+                dataset="",
+                cause="noise",
+                finding="ties at the printed precision",
+                evidence="run B",
+            ),
+        ]
+    )
+    out = attach(LEDGER, inv)
+    assert out["cause"].tolist() == [
+        "data: servo encoded otherwise",  # the item takes its datasets' causes
+        "data: servo encoded otherwise",
+        "",  # abalone: no investigation
+        "",  # not a contradiction
+        "noise: ties at the printed precision",
+        "",  # B2 has none
+    ]
+    assert out["evidence"].tolist()[4] == "run B"
+    assert unexplained(out)["claim_id"].tolist() == ["B2"]
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        (dict(paper="buteneers", scope="Table 9", cause="data"), "neither an item nor a claim"),
+        (dict(paper="buteneers", scope="B3", cause="bad luck"), "is not one of"),
+        (dict(paper="buteneers", scope="B3", cause="noise", finding=""), "must both be given"),
+    ],
+)
+def test_a_malformed_investigation_is_refused(monkeypatch, row, message):
+    from rlsbench.studies.fidelity import investigations
+
+    full = {"dataset": "", "finding": "x", "evidence": "y", **row}
+    monkeypatch.setattr(investigations, "read_data", lambda ledger, name, cols: as_frame([full]))
+    with pytest.raises(ValueError, match=message):
+        investigations.load_investigations()
+
+
+def test_the_shipped_investigations_load_and_use_known_causes():
+    inv = load_investigations()
+    assert len(inv) >= 1
+    assert set(inv["cause"]) <= set(CAUSES)
+
+
+@pytest.fixture(scope="module")
+def committed_ledger():
+    return build_ledger(PAPER)
+
+
+@pytest.mark.parametrize("paper", sorted(ITEMS))
+def test_every_contradicting_item_and_claim_of_the_committed_results_has_a_cause(
+    committed_ledger, paper
+):
+    """Issue 17: each *contradicts* item or claim row of the committed results is chased to a
+    cause (a row of investigations.csv naming the run that shows it)."""
+    rows = committed_ledger[committed_ledger["paper"] == paper]
+    missing = unexplained(rows)
+    assert missing.empty, "contradicting without an investigation: " + "; ".join(
+        f"{r.level} {r.claim_id or r.item} ({r.row or r.dataset or 'all'})"
+        for r in missing.itertuples(index=False)
+    )
+
+
+def test_a_claim_investigation_reaches_the_ledger_row_of_its_scope():
+    """The ledger names a claim's scope in ``row``: an investigation restricted to a dataset
+    reaches that claim row, not the claim's other scopes."""
+    ledger = _ledger(
+        [
+            ("claim", "sunyao", "Table 1", "", "S1", "contradicts"),
+            ("claim", "sunyao", "Table 1", "", "S1", "contradicts"),
+        ]
+    ).assign(row=["ozone", "abalone"])
+    inv = as_frame(
+        [
+            dict(
+                paper="sunyao",
+                scope="S1",
+                dataset="ozone",
+                cause="data",
+                finding="a ninth input",
+                evidence="run C",
+            )
+        ]
+    )
+    out = attach(ledger, inv)
+    assert out["cause"].tolist() == ["data: a ninth input", ""]
+
+
+def test_the_check_sees_a_contradicting_claim_without_a_cause():
+    """The test above can fail: a contradicting claim no investigation names is reported."""
+    ledger = _ledger([("claim", "sunyao", "Table 1", "ozone", "S1", "contradicts")])
+    assert len(unexplained(attach(ledger, as_frame([])))) == 1
