@@ -1,8 +1,9 @@
 """The Getting started page's "Your next paper" path, run from its own files
 (docs/examples/next_paper/): a method of the user's as an installed plugin, a CSV dataset of the
 user's registered by ``rlsbench datasets hash``, and ``rlsbench run`` with the statistics and
-the LaTeX table, in an empty directory outside the checkout. Only the number of folds and k are
-made smaller here, so that the test is quick; every other setting is the page's.
+the LaTeX table, in an empty directory outside the checkout. Only the number of folds, k and the
+datasets (the user's and two of the suite's) are made smaller here, so that the test is quick;
+every other setting is the page's.
 """
 
 from __future__ import annotations
@@ -70,6 +71,8 @@ def test_own_method_own_dataset_and_the_statistics_from_the_pages_files(tmp_path
     # 3. the run, with fewer folds and features than the page (time only)
     config = yaml.safe_load((work / "next_paper.yaml").read_text())
     config["main"].update(n_folds=3, k_max=5, report_k=[1, 5])
+    assert "my_data" in config["main"]["datasets"]
+    config["main"]["datasets"] = ["my_data", "breast_cancer", "wine"]
     config["main"]["statistics"]["bayes_samples"] = 2000
     (work / "next_paper.yaml").write_text(yaml.safe_dump(config))
     _run(
