@@ -99,3 +99,12 @@ sunyao-paper: install
 	$(BIN)/rlsbench config check config/paper.yaml
 	nice -n 10 $(BIN)/snakemake --cores $(CORES) --configfile config/paper.yaml \
 		--config 'mirrors=[$(if $(MIRROR),"$(MIRROR)")]' sunyao_publish
+
+# The reference benchmark (issue 30): config/benchmark.yaml (25 public datasets, 17 methods,
+# statistics across datasets), then its committed copy under results/benchmark/ (from a clean
+# checkout: main_publish refuses a dirty one). ~50 min on 2 cores: results/benchmark/README.md.
+.PHONY: benchmark
+benchmark: install
+	$(BIN)/rlsbench config check config/benchmark.yaml
+	$(BIN)/snakemake --cores $(CORES) --configfile config/benchmark.yaml \
+		--config 'mirrors=[$(if $(MIRROR),"$(MIRROR)")]' main_publish
