@@ -36,7 +36,7 @@ test: install
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/snakefmt --check Snakefile workflow/
+	$(BIN)/snakefmt --check Snakefile workflow/ src/rlsbench/studies/
 
 # The documentation site (docs/, Sphinx + pydata theme + numpydoc) into docs/_build/html;
 # any warning fails the build. It reads the committed results under results/paper/.

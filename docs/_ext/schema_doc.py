@@ -1,7 +1,7 @@
 """Sphinx extension: the configuration reference, rendered from the JSON schemas at build time.
 
-``.. config-schema:: src/rlsbench/studies/main/workflow/schema.yaml`` (a path relative to the repository
-root; option ``:prefix: main`` puts the section's name in front of every key) renders the
+``.. config-schema:: src/rlsbench/studies/main/workflow/schema.yaml`` (a path relative to the
+repository root; option ``:prefix: main`` puts the section's name in front of every key) renders the
 schema's description and one table row per key: its dotted path (``download.timeout``; a
 mapping's free keys as ``<name>``, an array's items as ``[]``), type and constraints, default
 and description. Conditions (``if``/``then``/``else``) are listed under the table.
