@@ -64,6 +64,16 @@ def test_methods_drawn_in_one_figure_have_different_colours(together):
     assert len(set(colours)) == len(colours), dict(zip(together, colours))
 
 
+@pytest.mark.parametrize("plugin", ["corr_ranker", "my_plugin_method", "x", "rank_by_svd"])
+def test_an_unknown_methods_style_stays_apart_from_every_built_in_one(plugin):
+    # issue 30: a user's corr_ranker was drawn in mrmr's colour with a look-alike marker
+    style = figures.method_style(plugin)
+    used = {entry["marker"] for entry in figures.METHOD_STYLES.values()}
+    assert style["marker"] not in used  # its points never look like a built-in method's
+    for name, entry in figures.METHOD_STYLES.items():
+        assert _differences(style, entry) >= 2, name
+
+
 def test_an_unknown_method_gets_the_same_style_in_every_process():
     style = figures.method_style("my_plugin_method")
     assert style["color"] in figures._PALETTE

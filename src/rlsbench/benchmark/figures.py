@@ -157,16 +157,39 @@ METHOD_STYLES: dict[str, dict[str, object]] = {
     "mutual_info": {"color": _CYAN, "marker": "8", "linestyle": _LOOSEDASHDOTDOT},
 }
 
-#: Marker shapes a method without an entry in :data:`METHOD_STYLES` may get.
-_FALLBACK_MARKERS = ("o", "s", "^", "v", "D", "P", "X", "<", ">", "p", "h", "*")
+#: Marker shapes a method without an entry in :data:`METHOD_STYLES` may get: none of the
+#: table's, so its points never look like a built-in method's.
+_FALLBACK_MARKERS = ("H", "x", "+", "1", "2", "3", "4")
+
+
+def _distinct(style: dict, other: dict) -> bool:
+    """Whether two styles differ in at least two of colour, marker and line style, and in
+    colour or marker (a scatter plot shows no line)."""
+    same = [style[key] == other[key] for key in ("color", "marker", "linestyle")]
+    return sum(same) <= 1 and not (same[0] and same[1])
+
+
+def _derived_styles() -> list[dict]:
+    """Every style a method without a table entry may get: each differs from every entry of
+    :data:`METHOD_STYLES` as :func:`_distinct` says, in a fixed order."""
+    table = list(METHOD_STYLES.values())
+    return [
+        {"color": color, "marker": marker, "linestyle": linestyle}
+        for marker in _FALLBACK_MARKERS
+        for color in _PALETTE
+        for linestyle in LINESTYLES
+        if all(
+            _distinct({"color": color, "marker": marker, "linestyle": linestyle}, t) for t in table
+        )
+    ]
 
 
 def method_style(method: str) -> dict[str, object]:
     """Colour, marker and line style of ``method``: its entry of :data:`METHOD_STYLES`, or one
-    derived from a checksum of the name (the same in every run, unlike Python's ``hash``).
-
-    A derived style follows no rule against the table's: it may share two of the three with
-    a method of the table. A plugin meant for figures gets an entry.
+    chosen by a checksum of the name (the same in every run, unlike Python's ``hash``) among
+    the styles that differ from every table entry in two of the three, one of them colour or
+    marker, so that a plugin's curve and points stay apart from the built-in methods'. Two
+    plugins may still meet; a plugin meant for figures gets an entry.
 
     Returns
     -------
@@ -176,14 +199,8 @@ def method_style(method: str) -> dict[str, object]:
     """
     if method in METHOD_STYLES:
         return dict(METHOD_STYLES[method])
-    code = zlib.crc32(method.encode())
-    return {
-        "color": _PALETTE[code % len(_PALETTE)],
-        "marker": _FALLBACK_MARKERS[(code // len(_PALETTE)) % len(_FALLBACK_MARKERS)],
-        "linestyle": LINESTYLES[
-            (code // (len(_PALETTE) * len(_FALLBACK_MARKERS))) % len(LINESTYLES)
-        ],
-    }
+    choices = _derived_styles()
+    return dict(choices[zlib.crc32(method.encode()) % len(choices)])
 
 
 def palette(methods: Iterable[str]) -> dict[str, str]:
