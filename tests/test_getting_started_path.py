@@ -31,10 +31,10 @@ def _run(cmd, cwd, env, timeout=600):
 
 def test_the_page_shows_the_example_files():
     page = (REPO / "docs" / "getting_started.rst").read_text(encoding="utf-8")
-    for name in ("my_ranker/my_ranker.py", "next_paper.yaml"):
+    for name in ("my-ranker/my_ranker.py", "next_paper.yaml"):
         assert f"examples/next_paper/{name}" in page
     for command in (
-        "pip install -e ./my_ranker",
+        "pip install -e ./my-ranker",
         "python make_my_data.py",
         "rlsbench datasets hash my_data.csv --name my_data --target label > my_datasets.yaml",
         "rlsbench run --configfile next_paper.yaml --cores 2 main_all",
@@ -52,7 +52,7 @@ def test_own_method_own_dataset_and_the_statistics_from_the_pages_files(tmp_path
     # 1. the method: pip install of the plugin's own directory (no index: setuptools is here)
     _run(
         [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index"]
-        + ["--no-build-isolation", "--target", str(site), "./my_ranker"],
+        + ["--no-build-isolation", "--target", str(site), "./my-ranker"],
         work,
         env,
     )
