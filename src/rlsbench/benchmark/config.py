@@ -273,6 +273,12 @@ def part_section(
     section = config.get(part)
     if section is None:
         return {}
+    if not isinstance(section, Mapping):
+        # the part's schema validates what is inside a section; the section itself is a mapping
+        raise ConfigError(
+            f"config key {part}: {section!r} is not of type 'object' (the {part} part's "
+            "section is a mapping of its settings)"
+        )
     validate_section(section, schema, part)
     if not section.get("enabled", False):
         return {}

@@ -36,7 +36,7 @@ if MAIN_LATEX:
         paper_table.check_settings(MAIN_LATEX, MAIN["methods"], key="main.latex")
     MAIN_TARGETS = MAIN_TARGETS + [f"{MAIN_DIR}/tables/paper_table.tex"]
 # the figures across datasets (all test curves, run times, accuracy against time): built by
-# main_all, not copied by main_publish
+# main_all and copied by main_publish like every other target
 MAIN_OVERVIEW_FIGURES = {
     name: f"{MAIN_DIR}/figures/{name}.png" for name in ("curves_all", "runtime", "pareto")
 }
