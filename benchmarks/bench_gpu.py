@@ -141,7 +141,7 @@ def _cpu(X, y, k, n_jobs):
 
 def _breakdown(lib, X, repeats=5):
     """Seconds of one scoring pass (4 pending updates, no write-back) and of one GEMV Xᵀc."""
-    from rlsbench.numerics.selection._cuda import MAX_PENDING, CudaScorer
+    from rlsbench.numerics.selection.cuda import MAX_PENDING, CudaScorer
 
     xp = lib["xp"]
     m, n = X.shape
@@ -288,10 +288,10 @@ def main(argv=None):
     parser.add_argument("--json")
     args = parser.parse_args(argv)
 
-    from rlsbench.numerics.selection import _cuda
+    from rlsbench.numerics.selection import cuda
 
     lib = _library(args.library)
-    if isinstance(lib, str) or not _cuda.available():
+    if isinstance(lib, str) or not cuda.available():
         why = lib if isinstance(lib, str) else "numba finds no CUDA target (pip install numba-cuda)"
         print(f"bench_gpu: no CUDA GPU to measure on: {why}; nothing measured", file=sys.stderr)
         return 2

@@ -47,7 +47,7 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 
 from rlsbench.benchmark import tables
-from rlsbench.benchmark._io import atomic_write_text
+from rlsbench.benchmark.atomic import atomic_write_text
 from rlsbench.benchmark.protocol import loo_decision_path
 from rlsbench.numerics._scan import max_abs
 from rlsbench.numerics.rls import choose_alpha

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+SRC = REPO / "src"
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 pytestmark = pytest.mark.skipif(
@@ -104,3 +105,49 @@ def test_a_cross_paper_import_breaks_the_independence_contract(
     # the report names the planted import (rich may wrap its line: compare without spaces)
     report = "".join(result.stdout.split())
     assert f"{importer}->{imported}" in report, result.stdout
+
+
+def owner(module: str) -> str:
+    """The package whose private names ``module`` may use: its floor for the libraries
+    (``rlsbench.numerics``, ``rlsbench.benchmark``: one library each), its paper's package
+    for a study (``rlsbench.studies.<paper>``)."""
+    parts = module.split(".")
+    return ".".join(parts[:3] if parts[1:2] == ["studies"] else parts[:2])
+
+
+def private_imports(src: Path) -> list[str]:
+    """``from rlsbench.x import _name`` and ``from rlsbench._x import name`` lines of the
+    package under ``src`` where the private name or module belongs to another :func:`owner`
+    (a private name used across packages): ``file:line: module.name``."""
+    import ast
+
+    found = []
+    for path in sorted(src.rglob("*.py")):
+        module = ".".join(path.relative_to(src.parent).with_suffix("").parts)
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
+                continue
+            if not node.module.startswith("rlsbench.") or owner(node.module) == owner(module):
+                continue
+            private_module = any(p.startswith("_") for p in node.module.split("."))
+            for alias in node.names:
+                if private_module or (alias.name.startswith("_") and alias.name[:2] != "__"):
+                    found.append(f"{path.relative_to(src.parent)}:{node.lineno}: "
+                                 f"{node.module}.{alias.name}")  # fmt: skip
+    return found
+
+
+def test_no_module_imports_a_private_name_of_another_package(tmp_path):
+    assert private_imports(SRC / "rlsbench") == []
+    # the check finds one when there is one
+    planted = tmp_path / "rlsbench" / "studies" / "toy"
+    planted.mkdir(parents=True)
+    (planted / "m.py").write_text(
+        "from rlsbench.benchmark.results import _short_reason\n"
+        "from rlsbench.studies.toy.other import _mine\n"  # its own: allowed
+        "from rlsbench.numerics._secret import check_k\n"
+    )
+    assert private_imports(tmp_path / "rlsbench") == [
+        "rlsbench/studies/toy/m.py:1: rlsbench.benchmark.results._short_reason",
+        "rlsbench/studies/toy/m.py:3: rlsbench.numerics._secret.check_k",
+    ]

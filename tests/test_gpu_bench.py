@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from rlsbench.numerics.selection import _cuda
+from rlsbench.numerics.selection import cuda
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_gpu.py"
 
 
-@pytest.mark.skipif(_cuda.gpu_unavailable_reason() is None, reason="a GPU is present here")
+@pytest.mark.skipif(cuda.gpu_unavailable_reason() is None, reason="a GPU is present here")
 @pytest.mark.parametrize("library", ["torch", "cupy"])
 def test_bench_gpu_without_a_gpu_exits_2_with_one_line(library, tmp_path):
     out = tmp_path / "t.md"

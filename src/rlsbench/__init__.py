@@ -53,7 +53,7 @@ __all__ = [
 
 def __getattr__(name):
     # The estimators pull in scikit-learn; import them on first use so that light modules
-    # (rlsbench.numerics.path, rlsbench.benchmark._io) stay cheap to import in workflow scripts.
+    # (rlsbench.numerics.path, rlsbench.benchmark.atomic) stay cheap to import in workflow scripts.
     if name in _ESTIMATORS:
         from rlsbench import estimators
 

@@ -26,7 +26,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from rlsbench.benchmark._io import atomic_path, atomic_write_text, remove_stale_temporaries
+from rlsbench.benchmark.atomic import atomic_path, atomic_write_text, remove_stale_temporaries
 from rlsbench.benchmark.tables import RUN_DEPENDENT_COLUMNS, publish, write_csv
 from rlsbench.benchmark.workflow import run_rule
 

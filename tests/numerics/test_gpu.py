@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from rlsbench.numerics.rls import choose_alpha, loo_grid, ridge_prefix_path
-from rlsbench.numerics.selection import _cuda, greedy_rls, wrapper
+from rlsbench.numerics.selection import cuda, greedy_rls, wrapper
 from rlsbench.numerics.selection.order import ridge_path
 from tests.numerics.test_selection_exact import SWEEP, K, make_problem
 
@@ -38,7 +38,7 @@ def _libraries():
 
 LIBS = _libraries()
 pytestmark = pytest.mark.skipif(
-    not LIBS or _cuda.simulator_enabled() or not _cuda.available(),
+    not LIBS or cuda.simulator_enabled() or not cuda.available(),
     reason="needs a CUDA GPU with CuPy or torch and numba's CUDA target",
 )
 LIB_IDS = [name for name, *_ in LIBS] or ["none"]

@@ -28,7 +28,7 @@ SCRIPT = textwrap.dedent(
     except Exception as exc:
         print(json.dumps({"skip": f"numba's CUDA simulator is not available: {exc!r}"}))
         sys.exit(0)
-    from rlsbench.numerics.selection import _cuda, greedy_rls
+    from rlsbench.numerics.selection import cuda, greedy_rls
     from test_selection_exact import make_problem
 
     out = []
@@ -50,7 +50,7 @@ SCRIPT = textwrap.dedent(
             crit=float(np.max(np.abs(got.criterion - ref.criterion))),
             coef=float(np.max(np.abs(got.coef_path - ref.coef_path))),
         ))
-    print(json.dumps({"results": out, "max_pending": _cuda.MAX_PENDING}))
+    print(json.dumps({"results": out, "max_pending": cuda.MAX_PENDING}))
     """
 )
 

@@ -5,7 +5,6 @@ import pytest
 
 from rlsbench import GreedyRLS, LowRankLSSVM
 from rlsbench.numerics._scan import MIN_ELEMENTS, max_abs
-from rlsbench.numerics._validation import check_X_y
 from rlsbench.numerics.rls import choose_alpha, fit_rls, loo_grid, loo_predictions
 from rlsbench.numerics.selection import (
     greedy_rls,
@@ -15,6 +14,7 @@ from rlsbench.numerics.selection import (
     wrapper,
 )
 from rlsbench.numerics.synthetic import make_two_gaussians
+from rlsbench.numerics.validation import check_X_y
 
 SELECTORS = [greedy_rls, lowrank_lssvm, wrapper, random_selection]
 

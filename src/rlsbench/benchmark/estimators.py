@@ -36,11 +36,11 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from rlsbench.benchmark.methods import distribution_of, get_method, method_names
 from rlsbench.errors import RLSBenchError
-from rlsbench.numerics._array_api import non_numpy_namespace, to_numpy
-from rlsbench.numerics._validation import check_k
+from rlsbench.numerics.array_api import non_numpy_namespace, to_numpy
 from rlsbench.numerics.rls import choose_alpha
 from rlsbench.numerics.selection import greedy_rls, lowrank_lssvm, ridge_path, wrapper
 from rlsbench.numerics.selection.lowrank import DEFAULT_MAX_MEMORY_BYTES
+from rlsbench.numerics.validation import check_k
 
 __all__ = [
     "GreedyRLS",

@@ -39,7 +39,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-from rlsbench.benchmark._io import atomic_path  # noqa: E402
+from rlsbench.benchmark.atomic import atomic_path  # noqa: E402
 
 #: Text widths of a two-column paper (IEEE/ACM/Elsevier two-column layouts), inches.
 ONE_COLUMN_IN = 3.5

@@ -25,7 +25,7 @@ import pandas as pd
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from rlsbench.benchmark._io import atomic_write_text
+from rlsbench.benchmark.atomic import atomic_write_text
 from rlsbench.benchmark.views.fit import COLUMN_PT, TABCOLSEP_PT, TEXT_PT, fitting_size
 from rlsbench.benchmark.views.latex_text import latex_escape
 from rlsbench.benchmark.views.markdown import Cell, Table

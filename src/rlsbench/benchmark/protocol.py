@@ -28,7 +28,7 @@ from sklearn.preprocessing import StandardScaler
 
 from rlsbench.benchmark.provenance import provenance
 from rlsbench.benchmark.timing import Stopwatch
-from rlsbench.numerics._array_api import to_numpy
+from rlsbench.numerics.array_api import to_numpy
 
 log = logging.getLogger(__name__)
 
@@ -325,12 +325,12 @@ def _on_device(method, main, X, Y):
     runs on such arrays (greedy_rls), the NumPy arrays and "cpu" for the others."""
     if not method.tags.get("array_api"):
         return X, Y, "cpu"
-    from rlsbench.numerics.selection import _cuda
+    from rlsbench.numerics.selection import cuda
 
-    why = _cuda.gpu_unavailable_reason()
+    why = cuda.gpu_unavailable_reason()
     if why is not None:
         raise RuntimeError(f"config key main.device: 'cuda' here, but {why}")
-    return _cuda.to_device(X), _cuda.to_device(Y), _cuda.device_name()
+    return cuda.to_device(X), cuda.to_device(Y), cuda.device_name()
 
 
 def run_select_job(dataset, method_name, fold, seed, alpha_record, main, *, n_jobs=1):

@@ -71,7 +71,7 @@ def _score_column(frame):
     return "test_accuracy" if frame["task"].iloc[0] != "regression" else "test_mse"
 
 
-def _chosen_k(run):
+def chosen_k(run):
     """k of one run chosen on the training split: best LOO accuracy (classification) or LOO
     MSE (regression); ties go to the smaller k."""
     if run["task"].iloc[0] == "regression":
@@ -127,7 +127,7 @@ def summary_table(frame, report_k):
         for k in report_k:
             at_k = ok[ok["k"] == k][col]
             row[f"k={k}"] = _mean_sd(at_k) if len(at_k) else ""
-        chosen = [(_chosen_k(run), run) for _, run in ok.groupby(["fold", "seed"], sort=True)]
+        chosen = [(chosen_k(run), run) for _, run in ok.groupby(["fold", "seed"], sort=True)]
         row["k by LOO"] = f"{np.mean([c for c, _ in chosen]):.1f}"
         row["at k by LOO"] = _mean_sd([run.loc[run["k"] == c, col].iloc[0] for c, run in chosen])
         last = ok[ok["k"] == ok["k_max"]]

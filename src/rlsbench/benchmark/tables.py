@@ -3,7 +3,7 @@
 from :mod:`rlsbench.benchmark.views`), provenance columns on every row, and the copy of a run
 into ``results/paper/``.
 
-Every writer is atomic (:mod:`rlsbench.benchmark._io`): a table appears under its name only
+Every writer is atomic (:mod:`rlsbench.benchmark.atomic`): a table appears under its name only
 once complete.
 
 A result is a function of its config and seed: two runs of one config must give identical
@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 
 import pandas as pd
 
-from rlsbench.benchmark._io import atomic_path, atomic_write_text
+from rlsbench.benchmark.atomic import atomic_path, atomic_write_text
 
 log = logging.getLogger(__name__)
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from array_api_compat import device
 
-from rlsbench.numerics._array_api import non_numpy_namespace
-from rlsbench.numerics._validation import check_numeric
+from rlsbench.numerics.array_api import non_numpy_namespace
+from rlsbench.numerics.validation import check_numeric
 
 
 @dataclass(frozen=True)

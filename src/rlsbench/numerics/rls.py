@@ -26,15 +26,15 @@ import numpy as np
 import scipy.linalg
 from array_api_compat import device
 
-from rlsbench.numerics._array_api import check_X_y_xp, non_numpy_namespace
-from rlsbench.numerics._validation import (
+from rlsbench.numerics.array_api import check_X_y_xp, non_numpy_namespace
+from rlsbench.numerics.criteria import best_index, criterion_from_residuals, loo_mse
+from rlsbench.numerics.validation import (
     check_alpha,
     check_alphas,
     check_bias,
     check_criterion,
     check_X_y,
 )
-from rlsbench.numerics.criteria import best_index, criterion_from_residuals, loo_mse
 
 __all__ = [
     "fit_rls",

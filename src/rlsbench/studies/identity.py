@@ -248,7 +248,7 @@ def main(argv=None) -> int:
         parser.error(f"no committed table under {args.committed} for parts {args.parts}")
     text = report(results, args.run, args.committed)
     if args.out:
-        from rlsbench.benchmark._io import atomic_write_text
+        from rlsbench.benchmark.atomic import atomic_write_text
 
         atomic_write_text(args.out, text)
     print(text, end="")

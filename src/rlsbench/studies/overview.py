@@ -28,7 +28,7 @@ from pathlib import Path
 import pandas as pd
 from pandas.io.formats.style import Styler
 
-from rlsbench.benchmark._io import atomic_write_text
+from rlsbench.benchmark.atomic import atomic_write_text
 from rlsbench.benchmark.parts import PartPluginError, distribution_of, installed_parts, papers
 from rlsbench.benchmark.views import page
 from rlsbench.studies.fidelity.ours import RunTree

@@ -13,12 +13,12 @@ import yaml
 
 from rlsbench.benchmark.config import ConfigError
 from rlsbench.benchmark.protocol import job_settings
-from rlsbench.numerics.selection import _cuda
+from rlsbench.numerics.selection import cuda
 from rlsbench.studies.main import config as main_config
 
 REPO = Path(__file__).resolve().parents[3]
 TINY = REPO / "tests" / "configs" / "tiny.yaml"
-NO_GPU = _cuda.gpu_unavailable_reason()
+NO_GPU = cuda.gpu_unavailable_reason()
 
 
 def test_device_cpu_keeps_the_job_settings_and_their_provenance_hash():

@@ -10,7 +10,7 @@ from threadpoolctl import threadpool_limits
 
 from rlsbench.benchmark.datasets.prepare import Dataset, save_prepared
 from rlsbench.numerics.kernel.alignment import encode_labels
-from rlsbench.numerics.kernel.selectors import _fisher_direction
+from rlsbench.numerics.kernel.selectors import fisher_direction
 from rlsbench.numerics.kernel.wrappers import enclosing_ball
 from rlsbench.studies.ramona import investigations as inv
 
@@ -161,7 +161,7 @@ def test_primal_fisher_direction_is_the_dual_one():
     Z = rng.normal(size=(40, 6)) + y[:, None]
     codes, _, counts = encode_labels(y)
     primal = inv.fisher_direction_primal(Z, codes, 1e-9)
-    dual = _fisher_direction(Z, codes, counts, 1e-9)
+    dual = fisher_direction(Z, codes, counts, 1e-9)
     # D < n: both solve the same (unregularised) discriminant, up to scale
     cos = primal @ dual / np.linalg.norm(primal) / np.linalg.norm(dual)
     assert cos == pytest.approx(1.0, abs=1e-6)

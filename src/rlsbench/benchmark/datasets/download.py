@@ -25,7 +25,7 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from rlsbench.benchmark._io import atomic_path
+from rlsbench.benchmark.atomic import atomic_path
 from rlsbench.benchmark.datasets.errors import DatasetError, DownloadError, IntegrityError
 from rlsbench.benchmark.datasets.integrity import make_readable, sha256_file, verify_file
 from rlsbench.benchmark.datasets.locking import dataset_lock

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rlsbench.benchmark._io import atomic_path
+from rlsbench.benchmark.atomic import atomic_path
 from rlsbench.benchmark.datasets.download import MANIFEST_NAME
 from rlsbench.benchmark.datasets.errors import DatasetError, FormatError, IntegrityError
 from rlsbench.benchmark.datasets.integrity import make_readable, sha256_file, verify_file

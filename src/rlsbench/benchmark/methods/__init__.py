@@ -266,7 +266,7 @@ def int_seed(seed) -> int:
 
 def _check_path(method: Method, path, k: int, n_features: int) -> None:
     """Refuse (:class:`MethodPluginError`) a path that breaks the contract of ``run``."""
-    from rlsbench.numerics._array_api import to_numpy
+    from rlsbench.numerics.array_api import to_numpy
     from rlsbench.numerics.path import SelectionPath
 
     where = f"method {method.name!r} of {distribution_of(method.name)}"

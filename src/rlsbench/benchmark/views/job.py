@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from rlsbench.benchmark._io import atomic_write_text
+from rlsbench.benchmark.atomic import atomic_write_text
 from rlsbench.benchmark.views.html import frame_view, markdown_view
 from rlsbench.benchmark.views.latex import markdown_latex
 from rlsbench.benchmark.views.made import made_line

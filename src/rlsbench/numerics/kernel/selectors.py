@@ -68,7 +68,7 @@ def _standardize(X):
     return (X - mean) / std
 
 
-def _make_kernel(name, X, sigma, degree, coef) -> ScaledKernel:
+def make_kernel(name, X, sigma, degree, coef) -> ScaledKernel:
     """Kernel with data-dependent defaults: "scale" = sklearn's gamma="scale" convention."""
     var = float(X.var()) * X.shape[1] or 1.0
     if sigma == "scale":
@@ -239,7 +239,7 @@ def bold_driver_ascent(value_grad, w0, *, max_iter=100, tol=1e-5, step=0.1):
     return w, np.asarray(history)
 
 
-def _fisher_direction(Z, codes, counts, mu):
+def fisher_direction(Z, codes, counts, mu):
     """|normal vector| of the kernel Fisher discriminant with a linear kernel (Mika et al.).
 
     α = (N + μ' I)⁻¹ (M_1 − M_2) with M_c = K 1_c / n_c and N = Σ_c K_c (I − 1/n_c) K_cᵀ;
@@ -297,7 +297,7 @@ def kfds_scale_factors(X, codes, counts, *, max_iter=50, tol=1e-6, mu=0.1):
     w = np.ones(X.shape[1])
     n_iter = 0
     for n_iter in range(1, max_iter + 1):  # noqa: B007 (the count is returned)
-        wh = _fisher_direction(X * w, codes, counts, mu)
+        wh = fisher_direction(X * w, codes, counts, mu)
         # A feature whose scale underflowed has wh_d = 0: keep it last, in its current order.
         log_wh = np.log(np.maximum(wh, np.finfo(float).tiny))
         log_w = log_w + log_wh
@@ -464,7 +464,7 @@ class _ScaledKernelRanker(_Ranker):
         return 0.0
 
     def _scores(self, X, codes, counts):
-        kernel = _make_kernel(self.kernel, X, self.sigma, self.degree, self.coef)
+        kernel = make_kernel(self.kernel, X, self.sigma, self.degree, self.coef)
         self.kernel_ = kernel
         w, self.history_ = scale_factor_ascent(
             X,

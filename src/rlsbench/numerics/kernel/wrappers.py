@@ -17,7 +17,7 @@ from sklearn.svm import SVC
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from rlsbench.numerics.kernel.kernels import KERNELS, ScaledKernel
-from rlsbench.numerics.kernel.selectors import _make_kernel, _Ranker, bold_driver_ascent
+from rlsbench.numerics.kernel.selectors import _Ranker, bold_driver_ascent, make_kernel
 
 R2W2_NOTE = (
     "R2W2 follows Weston et al. (2000) / Chapelle et al. (2002): gradient descent of the "
@@ -347,7 +347,7 @@ class R2W2(_Ranker):
         self.standardize = standardize
 
     def _scores(self, X, codes, counts):
-        kernel = _make_kernel(self.kernel, X, self.sigma, self.degree, self.coef)
+        kernel = make_kernel(self.kernel, X, self.sigma, self.degree, self.coef)
         # C = 1/R̄² at the start (footnote 4), then held fixed along the descent
         C = joachims_C(X, kernel)
         self.C_ = C

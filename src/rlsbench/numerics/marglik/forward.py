@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from rlsbench.numerics._validation import check_numeric
 from rlsbench.numerics.selection._common import SelectionError
+from rlsbench.numerics.validation import check_numeric
 
 
 @dataclass(frozen=True)

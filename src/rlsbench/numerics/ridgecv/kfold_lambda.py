@@ -21,7 +21,7 @@ import scipy.linalg
 from sklearn.linear_model import Ridge
 from sklearn.model_selection import KFold
 
-from rlsbench.numerics._validation import check_numeric
+from rlsbench.numerics.validation import check_numeric
 
 LAMBDA_METHODS = ("naive", "covariance", "eigen")
 

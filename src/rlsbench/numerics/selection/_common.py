@@ -9,9 +9,9 @@ import numpy as np
 
 from rlsbench.errors import RLSBenchError, RLSBenchWarning
 from rlsbench.numerics._scan import max_abs
-from rlsbench.numerics._validation import check_problem
 from rlsbench.numerics.criteria import TIE_RTOL, best_index, loo_mse, loo_zero_one
 from rlsbench.numerics.path import SelectionPath
+from rlsbench.numerics.validation import check_problem
 
 #: Relative gap between a selector's LOO MSE and the LOO MSE of a direct solve on the same
 #: features (:func:`check_loo_precision`) above which the LOO values are reported as untrusted.
@@ -74,7 +74,7 @@ def check_scale(X, alpha, *, bias=0.0, method, x_scale=None):
     method : str
         Name of the selector, for the message.
     x_scale : float, optional
-        max |x| if already known (:func:`rlsbench.numerics._validation.check_X_y`).
+        max |x| if already known (:func:`rlsbench.numerics.validation.check_X_y`).
 
     Returns
     -------

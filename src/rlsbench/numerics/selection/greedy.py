@@ -12,14 +12,13 @@ import numpy as np
 from array_api_compat import device
 from threadpoolctl import threadpool_limits
 
-from rlsbench.numerics._array_api import (
+from rlsbench.numerics.array_api import (
     check_finite_xp,
     check_X_y_xp,
     is_cuda_array,
     non_numpy_namespace,
     to_numpy,
 )
-from rlsbench.numerics._validation import check_alpha, check_bias, check_k
 from rlsbench.numerics.criteria import best_index, loo_mse
 from rlsbench.numerics.rls import _ridge_prefix_path, _ridge_prefix_path_xp
 from rlsbench.numerics.selection._common import (
@@ -35,6 +34,7 @@ from rlsbench.numerics.selection._common import (
     zero_one_targets,
 )
 from rlsbench.numerics.selection._scoring import HAVE_NUMBA, get_backend
+from rlsbench.numerics.validation import check_alpha, check_bias, check_k
 
 #: Below this many entries of X the numba kernels run on one thread unless ``n_jobs`` says
 #: otherwise: a round then takes well under a millisecond, less than waking (or, on a busy
@@ -105,7 +105,7 @@ def greedy_rls(
     backend : {"auto", "numba", "numpy", "array_api", "cuda"}, default="auto"
         Implementation of the scoring pass; all give the same selections. NumPy input:
         "auto" = "numba" (else "numpy"). Other arrays: "cuda" = the numba-cuda kernels
-        (CUDA arrays; ``rlsbench.numerics.selection._cuda``), "array_api" = array-API
+        (CUDA arrays; ``rlsbench.numerics.selection.cuda``), "array_api" = array-API
         functions only (any namespace and device); "auto" picks "cuda" for CUDA arrays when
         numba's CUDA target is installed, "array_api" otherwise.
     n_jobs : int or None, default=None
@@ -251,7 +251,7 @@ def greedy_rls(
 # ---------------------------------------------------------------------------------------------
 # Namespace-generic greedy RLS (CuPy, PyTorch, array-api-strict): the same algorithm with the
 # cache stored sample-major (m, n) like X, the scoring pass by an array-API scorer (below) or
-# the numba-cuda kernels (``_cuda``), and the choice of each round on the host by the same
+# the numba-cuda kernels (``cuda``), and the choice of each round on the host by the same
 # ``best_index`` as the NumPy path.
 # ---------------------------------------------------------------------------------------------
 #: Upper bound on the elements of one temporary (rows × candidates) of the array-API scorer.
@@ -357,12 +357,12 @@ def _scorer_for(backend, X, xp):
         )
     if backend == "array_api":
         return ArrayAPIScorer(xp)
-    from rlsbench.numerics.selection import _cuda
+    from rlsbench.numerics.selection import cuda
 
     if backend == "cuda":
-        return _cuda.CudaScorer.for_array(X, xp)
-    if is_cuda_array(X) and _cuda.available():
-        return _cuda.CudaScorer(xp)
+        return cuda.CudaScorer.for_array(X, xp)
+    if is_cuda_array(X) and cuda.available():
+        return cuda.CudaScorer(xp)
     return ArrayAPIScorer(xp)
 
 

@@ -12,7 +12,7 @@ import time
 import numpy as np
 from scipy.linalg import blas
 
-from rlsbench.numerics._array_api import numpy_only
+from rlsbench.numerics.array_api import numpy_only
 from rlsbench.numerics.selection._common import (
     PathRecorder,
     bias_shrink,

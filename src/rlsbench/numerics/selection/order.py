@@ -9,8 +9,7 @@ from __future__ import annotations
 import dataclasses
 import time
 
-from rlsbench.numerics._array_api import check_X_y_xp, non_numpy_namespace
-from rlsbench.numerics._validation import check_alpha, check_bias
+from rlsbench.numerics.array_api import check_X_y_xp, non_numpy_namespace
 from rlsbench.numerics.rls import (
     _check_order,
     _loo_errors_xp,
@@ -18,6 +17,7 @@ from rlsbench.numerics.rls import (
     _ridge_prefix_path_xp,
 )
 from rlsbench.numerics.selection._common import PathRecorder, prepare
+from rlsbench.numerics.validation import check_alpha, check_bias
 
 
 def ridge_path(X, y, order, alpha, *, bias=0.0, criterion="squared"):

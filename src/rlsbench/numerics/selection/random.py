@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from rlsbench.numerics._array_api import numpy_only
-from rlsbench.numerics._validation import check_k
+from rlsbench.numerics.array_api import numpy_only
 from rlsbench.numerics.selection.order import ridge_path
+from rlsbench.numerics.validation import check_k
 
 
 def random_selection(X, y, k, alpha, *, bias=0.0, criterion="squared", seed=0):

@@ -13,7 +13,7 @@ import time
 import numpy as np
 from joblib import Parallel, delayed, parallel_config
 
-from rlsbench.numerics._array_api import numpy_only
+from rlsbench.numerics.array_api import numpy_only
 from rlsbench.numerics.rls import _augment, _fit_augmented, _loo_residuals_augmented
 from rlsbench.numerics.selection._common import PathRecorder, loo_errors, pick_winner, prepare
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from rlsbench.benchmark._io import atomic_path, atomic_write_text
+from rlsbench.benchmark.atomic import atomic_path, atomic_write_text
 from rlsbench.studies.fidelity.claims import Outcome
 from rlsbench.studies.fidelity.investigations import attach
 from rlsbench.studies.fidelity.ours import RunTree, read_ours

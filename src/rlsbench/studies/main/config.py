@@ -124,7 +124,7 @@ def check_device(main: dict) -> None:
     """
     if main.get("device", "cpu") != "cuda":
         return
-    from rlsbench.numerics.selection._cuda import gpu_unavailable_reason
+    from rlsbench.numerics.selection.cuda import gpu_unavailable_reason
 
     why = gpu_unavailable_reason()
     if why is not None:

@@ -20,7 +20,7 @@ import seaborn as sns
 from matplotlib import ticker
 
 from rlsbench.benchmark import figures
-from rlsbench.benchmark.results import _chosen_k
+from rlsbench.benchmark.results import chosen_k
 
 #: k axes with more steps than this are drawn on a log scale, so small k stays readable.
 LOG_X_ABOVE = 40
@@ -184,7 +184,7 @@ def selection_times(frame):
         ["dataset", "method", "fold", "seed"], sort=True
     ):
         metric, _ = _metric(run)
-        k = _chosen_k(run)
+        k = chosen_k(run)
         rows.append(
             {
                 "dataset": dataset,

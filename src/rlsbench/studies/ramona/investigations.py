@@ -61,7 +61,7 @@ from threadpoolctl import threadpool_limits
 from rlsbench.benchmark.provenance import provenance
 from rlsbench.benchmark.tables import markdown_table, with_provenance, write_csv, write_markdown
 from rlsbench.numerics.kernel.alignment import encode_labels
-from rlsbench.numerics.kernel.selectors import _fisher_direction, _make_kernel
+from rlsbench.numerics.kernel.selectors import fisher_direction, make_kernel
 from rlsbench.numerics.kernel.wrappers import AROM, enclosing_ball, joachims_C
 from rlsbench.studies.ramona.config import experiment as experiment_settings
 from rlsbench.studies.ramona.config import n_selected as experiment_s
@@ -451,7 +451,7 @@ def r2w2_evaluation_cost(X, y, *, n_eval=10):
     """
     X = (X - X.mean(axis=0)) / np.where(X.std(axis=0) > 0, X.std(axis=0), 1.0)
     codes, _, counts = encode_labels(y)
-    kernel = _make_kernel("rbf", X, "scale", 3, "scale")
+    kernel = make_kernel("rbf", X, "scale", 3, "scale")
     C = joachims_C(X, kernel)
     w = np.ones(X.shape[1])
     phases = {"gram": [], "ball": [], "svm": [], "grad": []}
@@ -512,7 +512,7 @@ def _r2w2_cost_task(axis, v, fixed, seed, qp_max):
     row["load_average_1min"] = os.getloadavg()[0]  # the machine's load while measuring
     if N <= qp_max:
         Xs = (X - X.mean(axis=0)) / X.std(axis=0)
-        kernel = _make_kernel("rbf", Xs, "scale", 3, "scale")
+        kernel = make_kernel("rbf", Xs, "scale", 3, "scale")
         K = kernel.gram(Xs, Xs, np.ones(D)) + np.eye(N) / joachims_C(Xs, kernel)
         row["dense_qp_ball_seconds"], r2_qp = dense_qp_radius_seconds(K)
         row["dense_qp_radius_gap"] = abs(r2_qp - enclosing_ball(K)[0])
@@ -605,7 +605,7 @@ def fisher_direction_primal(Z, codes, mu):
     """``|normal vector|`` of the linear Fisher discriminant from the D × D scatter matrices
     (two classes): w_h = (S_w + μ' I)⁻¹ (m_1 − m_2), μ' = μ · tr(S_w) / D.
 
-    The primal form of :func:`rlsbench.numerics.kernel.selectors._fisher_direction` (the same
+    The primal form of :func:`rlsbench.numerics.kernel.selectors.fisher_direction` (the same
     discriminant up to the regularisation's form), costing O(N D² + D³) instead of
     O(N² D + N³).
     """
@@ -626,7 +626,7 @@ def _kfds_run(X, y, form, n_iter=10, mu=0.1):
         wh = (
             fisher_direction_primal(Z, codes, mu)
             if form == "primal"
-            else _fisher_direction(Z, codes, counts, mu)
+            else fisher_direction(Z, codes, counts, mu)
         )
         log_w += np.log(np.maximum(wh, np.finfo(float).tiny))
         log_w -= log_w.max()

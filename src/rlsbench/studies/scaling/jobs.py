@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from rlsbench.benchmark._io import atomic_write_text
+from rlsbench.benchmark.atomic import atomic_write_text
 from rlsbench.benchmark.provenance import provenance
 from rlsbench.benchmark.tables import markdown_table, write_csv, write_markdown
 from rlsbench.benchmark.workflow import JobError

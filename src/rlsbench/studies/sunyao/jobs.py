@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from rlsbench.benchmark._io import atomic_write_text
+from rlsbench.benchmark.atomic import atomic_write_text
 from rlsbench.benchmark.provenance import provenance
 from rlsbench.benchmark.tables import (
     markdown_table,

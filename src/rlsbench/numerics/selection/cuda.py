@@ -37,7 +37,7 @@ import warnings
 
 from array_api_compat import device
 
-from rlsbench.numerics._array_api import is_cuda_array
+from rlsbench.numerics.array_api import is_cuda_array
 
 try:  # numba's CUDA target: built in up to numba 0.6x, the numba-cuda package since
     from numba import cuda, float64

@@ -19,7 +19,7 @@ from array_api_compat import (
     is_torch_array,
 )
 
-from rlsbench.numerics._validation import check_criterion
+from rlsbench.numerics.validation import check_criterion
 
 __all__ = [
     "non_numpy_namespace",
@@ -101,7 +101,7 @@ def check_finite_xp(v, name, xp):
 
 
 def check_X_y_xp(X, y, xp, criterion=None, finite_X=True):
-    """:func:`rlsbench.numerics._validation.check_X_y` for arrays of namespace ``xp``.
+    """:func:`rlsbench.numerics.validation.check_X_y` for arrays of namespace ``xp``.
 
     Parameters
     ----------
