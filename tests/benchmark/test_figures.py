@@ -38,10 +38,10 @@ def every_method_of_every_part():
 
 def test_every_method_of_every_part_has_its_own_colour_and_marker():
     methods = every_method_of_every_part()
-    missing = [m for m in methods if m not in figures.METHOD_STYLES]
-    assert not missing, f"methods without a style in METHOD_STYLES: {missing}"
+    missing = [m for m in methods if m not in figures.method_styles()]
+    assert not missing, f"methods without a style (METHOD_STYLES or a Part.styles): {missing}"
     owners = {}
-    for method, style in figures.METHOD_STYLES.items():
+    for method, style in figures.method_styles().items():
         key = (style["color"], style["marker"])
         owners.setdefault(key, set()).add(ALIASES.get(method, method))
     shared = {key: names for key, names in owners.items() if len(names) > 1}
@@ -68,9 +68,9 @@ def test_methods_drawn_in_one_figure_have_different_colours(together):
 def test_an_unknown_methods_style_stays_apart_from_every_built_in_one(plugin):
     # issue 30: a user's corr_ranker was drawn in mrmr's colour with a look-alike marker
     style = figures.method_style(plugin)
-    used = {entry["marker"] for entry in figures.METHOD_STYLES.values()}
+    used = {entry["marker"] for entry in figures.method_styles().values()}
     assert style["marker"] not in used  # its points never look like a built-in method's
-    for name, entry in figures.METHOD_STYLES.items():
+    for name, entry in figures.method_styles().items():
         assert _differences(style, entry) >= 2, name
 
 
@@ -95,7 +95,7 @@ def test_an_unknown_method_gets_the_same_style_in_every_process():
     assert outputs == {str(style)}
     assert (
         figures.palette(["a", "greedy_rls"])["greedy_rls"]
-        == figures.METHOD_STYLES["greedy_rls"]["color"]
+        == figures.method_styles()["greedy_rls"]["color"]
     )
 
 
@@ -218,7 +218,7 @@ def _differences(a: dict, b: dict) -> int:
 
 def test_any_two_methods_of_the_table_differ_in_two_of_colour_marker_and_line_style():
     # every pair of the table, so every set of methods drawn together (up to all of them)
-    names = sorted({ALIASES.get(m, m) for m in figures.METHOD_STYLES})
+    names = sorted({ALIASES.get(m, m) for m in figures.method_styles()})
     close = [
         (a, b)
         for i, a in enumerate(names)
@@ -248,3 +248,43 @@ def test_a_line_style_draws_and_seaborn_gets_the_same_dashes():
     }
     assert line.get_linestyle() == "--"  # matplotlib's name of any dash pattern
     plt.close(fig)
+
+
+def test_a_parts_styles_are_written_by_name_and_checked():
+    assert figures.resolve_style(
+        {"color": "cyan", "marker": "*", "linestyle": "solid"}, where="x"
+    ) == {"color": figures.COLORS["cyan"], "marker": "*", "linestyle": figures.LINESTYLES[0]}
+    assert figures.resolve_style("svm_rfe", where="x") == figures.METHOD_STYLES["svm_rfe"]
+    for spec, message in [
+        ({"color": "teal", "marker": "o", "linestyle": "solid"}, "color 'teal' is not one of"),
+        ({"color": "red", "marker": "o", "linestyle": "wavy"}, "linestyle 'wavy' is not one of"),
+        ({"color": "red"}, "a style is a method's name or"),
+        ("no_such_method", "'no_such_method' names no method with a style"),
+    ]:
+        with pytest.raises(ValueError, match=f"part 'toy': styles\\['m'\\]: {re.escape(message)}"):
+            figures.resolve_style(spec, where="part 'toy': styles['m']")
+
+
+def test_a_part_that_restyles_another_parts_name_is_refused(monkeypatch):
+    from rlsbench.benchmark import parts
+
+    toy = parts.Part(
+        name="toy",
+        title="Toy",
+        paper="toy",
+        citation="Toy (2026)",
+        category="Toy",
+        rules=Path("rules.smk"),
+        schema=Path("schema.yaml"),
+        styles={"rvm_new": {"color": "red", "marker": "o", "linestyle": "solid"}},
+    )
+    built_in = parts.installed_parts()
+    monkeypatch.setattr(parts, "installed_parts", lambda: (*built_in, toy))
+    figures.method_styles.cache_clear()
+    try:
+        with pytest.raises(ValueError, match=r"part 'toy': styles\['rvm_new'\] differs from"):
+            figures.method_styles()
+    finally:
+        monkeypatch.undo()
+        figures.method_styles.cache_clear()
+    assert figures.method_style("rvm_new")["color"] == figures.COLORS["green"]

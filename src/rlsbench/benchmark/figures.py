@@ -19,8 +19,9 @@ All files are written atomically and carry no date, so the same data give the sa
 Panels that share their methods, or a legend too long for a corner, get one legend below the
 panels (:func:`legend_below`) instead of a legend inside each panel that hides data.
 
-A method has the same colour, marker and line style in every figure (:data:`METHOD_STYLES`,
-which names every method of every part; :func:`method_style`), and any two methods of the table
+A method has the same colour, marker and line style in every figure (:data:`METHOD_STYLES`
+for the method plugins, ``Part.styles`` for the names a part's tables show besides, joined by
+:func:`method_styles`; :func:`method_style`), and any two methods of the table
 differ in at least two of the three, so a figure survives greyscale and colour-blind readers; a
 method no part knows, such as a plugin's, gets a style derived from its name (the same in every
 run).
@@ -28,6 +29,7 @@ run).
 
 from __future__ import annotations
 
+import functools
 import math
 import zlib
 from collections.abc import Iterable
@@ -87,9 +89,10 @@ LINESTYLES = (
     _LOOSEDASHDOTDOT,
 )
 
-#: Colour, marker and line style of every method of every part. Methods that share a name
-#: across parts (a plugin and a study's own implementation of the same method) share a style.
-#: The rule, over every pair of distinct methods of the table (so over any set drawn together,
+#: Colour, marker and line style of every method plugin rlsbench ships. The names a part's
+#: tables show besides (a study's own implementations and variants, results it quotes) bring
+#: their styles in the part (``Part.styles``); :func:`method_styles` joins the two. The rule,
+#: over every pair of distinct methods of the joined table (so over any set drawn together,
 #: up to all of them in one figure): at least two of (colour, marker, line style) differ, so in
 #: greyscale (colour lost) marker or line style still tells them apart, and two methods that
 #: share a colour differ in both marker and line style. The line styles were assigned by a
@@ -97,55 +100,30 @@ LINESTYLES = (
 #: methods fixed first to the five plainest styles; a new entry takes a line style none of the
 #: entries sharing its colour or marker has (tests/benchmark/test_figures.py checks the rule).
 METHOD_STYLES: dict[str, dict[str, object]] = {
-    # Pahikkala et al.: the main part and the scaling study
+    # greedy RLS and its baselines
     "greedy_rls": {"color": _BLUE, "marker": "o", "linestyle": _SOLID},
     "lowrank_lssvm": {"color": _ORANGE, "marker": "s", "linestyle": _DASHED},
     "wrapper_loo": {"color": _GREEN, "marker": "^", "linestyle": _DOTTED},
     "wrapper_blackbox": {"color": _RED, "marker": "v", "linestyle": _DASHDOT},
     "random": {"color": _GREY, "marker": "X", "linestyle": _DASHDOTDOT},
-    "sfs_ridge_loo": {"color": _PURPLE, "marker": "D", "linestyle": _DOTTED},
-    "sfs_ridgeclassifier_cv5": {"color": _BROWN, "marker": "P", "linestyle": _DASHED},
-    # Buteneers et al.
+    # λ search with forward/backward selection
     "ffs": {"color": _PINK, "marker": ">", "linestyle": _DOTTED},
     "bfs": {"color": _OLIVE, "marker": "<", "linestyle": _DASHDOT},
-    "rr_naive": {"color": _GREY, "marker": "o", "linestyle": _DASHED},
-    "rr_covariance": {"color": _BLUE, "marker": "h", "linestyle": _DASHDOT},
-    "rr_eigen": {"color": _ORANGE, "marker": "h", "linestyle": _DOTTED},
-    "ffs_covariance": {"color": _PINK, "marker": "h", "linestyle": _SOLID},
-    "ffs_eigen": {"color": _PINK, "marker": "p", "linestyle": _DASHED},
-    "bfs_covariance": {"color": _OLIVE, "marker": "h", "linestyle": _DASHED},
-    "bfs_eigen": {"color": _OLIVE, "marker": "p", "linestyle": _DOTTED},
-    "lars": {"color": _CYAN, "marker": "*", "linestyle": _SOLID},
-    "op_lr": {"color": _BROWN, "marker": "*", "linestyle": _DOTTED},
-    "op_rr": {"color": _PURPLE, "marker": "*", "linestyle": _DASHED},
     # the plugins behind the RR and OP columns (one plugin, several columns: a style of its own)
     "ridge_kfold": {"color": _GREY, "marker": "h", "linestyle": _DENSEDASH},
     "op_elm": {"color": _RED, "marker": "*", "linestyle": _LONGDASH},
-    # Ramona et al. (the study's names and the method plugins' names of the same methods)
-    "fisher": {"color": _BLUE, "marker": "d", "linestyle": _DASHED},
+    # kernel alignment and class-separability rankers and their baselines
     "fisher_score": {"color": _BLUE, "marker": "d", "linestyle": _DASHED},
     "arom": {"color": _ORANGE, "marker": "d", "linestyle": _DASHDOTDOT},
     "r2w2": {"color": _GREEN, "marker": "d", "linestyle": _DASHDOT},
-    "rfe": {"color": _RED, "marker": "d", "linestyle": _DENSEDASHDOT},
     "svm_rfe": {"color": _RED, "marker": "d", "linestyle": _DENSEDASHDOT},
     "sfs": {"color": _PURPLE, "marker": "s", "linestyle": _SOLID},
     "sas": {"color": _BROWN, "marker": "o", "linestyle": _DASHDOT},
     "scss": {"color": _PINK, "marker": "^", "linestyle": _DASHDOT},
     "kfds": {"color": _CYAN, "marker": "v", "linestyle": _DASHED},
-    "svm": {"color": _BLACK, "marker": "", "linestyle": _SOLID},
-    "fspp": {"color": _OLIVE, "marker": "d", "linestyle": _SOLID},
-    "neumann": {"color": _GREY, "marker": "d", "linestyle": _LONGDASH},
-    "bahsic": {"color": _CYAN, "marker": "d", "linestyle": _DOTTED},
-    "gmkl": {"color": _GREEN, "marker": "*", "linestyle": _DASHDOTDOT},
-    # Wang's own results, quoted by Ramona et al. (Table V)
-    "r2w2_wang": {"color": _GREEN, "marker": "X", "linestyle": _SOLID},
-    "kcs_wang": {"color": _BROWN, "marker": "X", "linestyle": _LONGDASH},
-    # Sun & Yao (the study's names and the plugin's name of Forward)
-    "forward": {"color": _BLUE, "marker": "p", "linestyle": _DASHDOTDOT},
+    # marginal-likelihood forward regression
     "marglik_forward": {"color": _BLUE, "marker": "p", "linestyle": _DASHDOTDOT},
-    "rvm_old": {"color": _ORANGE, "marker": "P", "linestyle": _SOLID},
-    "rvm_new": {"color": _GREEN, "marker": "P", "linestyle": _LONGDASH},
-    # the baselines reviewers ask for (issue 30): one marker shape, the palette's colours
+    # the baselines reviewers ask for: one marker shape, the palette's colours
     "abess_best_subset": {"color": _BLUE, "marker": "8", "linestyle": _DOTTED},
     "stability_selection": {"color": _ORANGE, "marker": "8", "linestyle": _DASHDOT},
     "mrmr": {"color": _GREEN, "marker": "8", "linestyle": _DASHED},
@@ -156,6 +134,85 @@ METHOD_STYLES: dict[str, dict[str, object]] = {
     "f_test": {"color": _OLIVE, "marker": "8", "linestyle": _DENSEDASHDOT},
     "mutual_info": {"color": _CYAN, "marker": "8", "linestyle": _LOOSEDASHDOTDOT},
 }
+
+
+#: The palette's colours and the line styles by name: what a part's styles (``Part.styles``)
+#: are written in.
+COLORS = dict(
+    zip(
+        ("blue", "orange", "green", "red", "purple", "brown", "pink", "grey", "olive", "cyan"),
+        _PALETTE,
+        strict=True,
+    ),
+    black=_BLACK,
+)
+LINESTYLE_NAMES = dict(
+    zip(
+        (
+            "solid",
+            "dashed",
+            "dotted",
+            "dashdot",
+            "dashdotdot",
+            "longdash",
+            "densedashdot",
+            "densedash",
+            "loosedashdotdot",
+        ),
+        LINESTYLES,
+        strict=True,
+    )
+)
+
+
+def resolve_style(spec, *, where: str, table=None) -> dict[str, object]:
+    """A style written by name (a part's ``styles`` entry) as :func:`method_style` returns it.
+
+    ``spec`` is ``{"color": <COLORS key>, "marker": <matplotlib marker or "">, "linestyle":
+    <LINESTYLE_NAMES key>}``, or the name of a method whose style it shares (a study's own
+    name of a method plugin: ``"fisher_score"``). ``where`` names the entry in the error.
+    """
+    table = METHOD_STYLES if table is None else table
+    if isinstance(spec, str):
+        if spec not in table:
+            raise ValueError(f"{where}: {spec!r} names no method with a style")
+        return dict(table[spec])
+    if not isinstance(spec, dict) or set(spec) != {"color", "marker", "linestyle"}:
+        raise ValueError(
+            f"{where}: a style is a method's name or {{color, marker, linestyle}}, got {spec!r}"
+        )
+    if spec["color"] not in COLORS:
+        raise ValueError(f"{where}: color {spec['color']!r} is not one of {sorted(COLORS)}")
+    if spec["linestyle"] not in LINESTYLE_NAMES:
+        raise ValueError(
+            f"{where}: linestyle {spec['linestyle']!r} is not one of {sorted(LINESTYLE_NAMES)}"
+        )
+    return {
+        "color": COLORS[spec["color"]],
+        "marker": str(spec["marker"]),
+        "linestyle": LINESTYLE_NAMES[spec["linestyle"]],
+    }
+
+
+@functools.cache
+def method_styles() -> dict[str, dict[str, object]]:
+    """:data:`METHOD_STYLES` and the styles every installed part brings (``Part.styles``,
+    :mod:`rlsbench.benchmark.parts`). A part that restyles a name another part or the table
+    styles otherwise is an error naming both."""
+    from rlsbench.benchmark.parts import installed_parts
+
+    out = {name: dict(style) for name, style in METHOD_STYLES.items()}
+    owner = dict.fromkeys(out, "rlsbench's method table")
+    for part in installed_parts():
+        for name, spec in part.styles.items():
+            where = f"part {part.name!r}: styles[{name!r}]"
+            style = resolve_style(spec, where=where, table=out)
+            if name in out and out[name] != style:
+                raise ValueError(f"{where} differs from the style {owner[name]} gives it")
+            out.setdefault(name, style)
+            owner.setdefault(name, f"part {part.name!r}")
+    return out
+
 
 #: Marker shapes a method without an entry in :data:`METHOD_STYLES` may get: none of the
 #: table's, so its points never look like a built-in method's.
@@ -172,7 +229,7 @@ def _distinct(style: dict, other: dict) -> bool:
 def _derived_styles() -> list[dict]:
     """Every style a method without a table entry may get: each differs from every entry of
     :data:`METHOD_STYLES` as :func:`_distinct` says, in a fixed order."""
-    table = list(METHOD_STYLES.values())
+    table = list(method_styles().values())
     return [
         {"color": color, "marker": marker, "linestyle": linestyle}
         for marker in _FALLBACK_MARKERS
@@ -185,7 +242,7 @@ def _derived_styles() -> list[dict]:
 
 
 def method_style(method: str) -> dict[str, object]:
-    """Colour, marker and line style of ``method``: its entry of :data:`METHOD_STYLES`, or one
+    """Colour, marker and line style of ``method``: its entry of :func:`method_styles`, or one
     chosen by a checksum of the name (the same in every run, unlike Python's ``hash``) among
     the styles that differ from every table entry in two of the three, one of them colour or
     marker, so that a plugin's curve and points stay apart from the built-in methods'. Two
@@ -197,8 +254,9 @@ def method_style(method: str) -> dict[str, object]:
         ``{"color": "#rrggbb", "marker": str, "linestyle": str or (offset, dashes)}``,
         ready for ``Axes.plot(**style)``.
     """
-    if method in METHOD_STYLES:
-        return dict(METHOD_STYLES[method])
+    styles = method_styles()
+    if method in styles:
+        return dict(styles[method])
     choices = _derived_styles()
     return dict(choices[zlib.crc32(method.encode()) % len(choices)])
 

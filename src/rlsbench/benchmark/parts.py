@@ -133,6 +133,13 @@ class Part:
     overview_tables : tuple of str
         Tables of the part (paths under its run directory) that an ``overview`` function
         reads: inputs of the first page whenever the part builds them.
+    styles : dict
+        Figure styles of the names its tables and figures show that are no method plugin (a
+        study's own implementation or variant of a method, a result it quotes): ``{name:
+        {"color": ..., "marker": ..., "linestyle": ...}}`` with the colour and line style by
+        name, or ``{name: "<plugin>"}`` to share a plugin's style
+        (:func:`rlsbench.benchmark.figures.resolve_style`; checked against every other
+        style by the figures' rule, ``tests/benchmark/test_figures.py``).
     docs : str or None
         Its documentation page (path relative to ``docs/``).
     order : int
@@ -155,6 +162,7 @@ class Part:
     ledger: str | None = None
     overview: str | None = None
     overview_tables: tuple[str, ...] = ()
+    styles: dict = field(default_factory=dict)
     docs: str | None = None
     order: int = DEFAULT_ORDER
 

@@ -27,6 +27,19 @@ PART = Part(
     report_data=("results.csv",),
     measurement_columns=frozenset({"t_fixed", "t_opt", "t_features"}),
     ledger="rlsbench.studies.buteneers.ledger",
+    # the columns of Tables 3-5 (one plugin, several variants: a style each)
+    styles={
+        "rr_naive": {"color": "grey", "marker": "o", "linestyle": "dashed"},
+        "rr_covariance": {"color": "blue", "marker": "h", "linestyle": "dashdot"},
+        "rr_eigen": {"color": "orange", "marker": "h", "linestyle": "dotted"},
+        "ffs_covariance": {"color": "pink", "marker": "h", "linestyle": "solid"},
+        "ffs_eigen": {"color": "pink", "marker": "p", "linestyle": "dashed"},
+        "bfs_covariance": {"color": "olive", "marker": "h", "linestyle": "dashed"},
+        "bfs_eigen": {"color": "olive", "marker": "p", "linestyle": "dotted"},
+        "lars": {"color": "cyan", "marker": "*", "linestyle": "solid"},
+        "op_lr": {"color": "brown", "marker": "*", "linestyle": "dotted"},
+        "op_rr": {"color": "purple", "marker": "*", "linestyle": "dashed"},
+    },
     docs="parts/buteneers.rst",
     order=30,
 )

@@ -25,6 +25,19 @@ PART = Part(
     ),
     measurement_columns=frozenset({"seconds", "fit_seconds"}),
     ledger="rlsbench.studies.ramona.ledger",
+    # the study's names of plugins, the SVM on all features, the methods the paper quotes
+    # (Wang's own R2W2 and KCS results in Table V)
+    styles={
+        "fisher": "fisher_score",
+        "rfe": "svm_rfe",
+        "svm": {"color": "black", "marker": "", "linestyle": "solid"},
+        "fspp": {"color": "olive", "marker": "d", "linestyle": "solid"},
+        "neumann": {"color": "grey", "marker": "d", "linestyle": "longdash"},
+        "bahsic": {"color": "cyan", "marker": "d", "linestyle": "dotted"},
+        "gmkl": {"color": "green", "marker": "*", "linestyle": "dashdotdot"},
+        "r2w2_wang": {"color": "green", "marker": "X", "linestyle": "solid"},
+        "kcs_wang": {"color": "brown", "marker": "X", "linestyle": "longdash"},
+    },
     docs="parts/ramona.rst",
     order=40,
 )

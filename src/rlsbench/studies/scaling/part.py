@@ -76,6 +76,11 @@ PART = Part(
     # read by the greedy RLS paper's answers on the report's first page (the main part's
     # overview)
     overview_tables=("tables/speedups.csv",),
+    # the study's own sequential forward selection baselines (SCALING_METHODS)
+    styles={
+        "sfs_ridge_loo": {"color": "purple", "marker": "D", "linestyle": "dotted"},
+        "sfs_ridgeclassifier_cv5": {"color": "brown", "marker": "P", "linestyle": "dashed"},
+    },
     docs="parts/scaling.rst",
     order=20,
 )

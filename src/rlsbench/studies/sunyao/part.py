@@ -34,6 +34,12 @@ PART = Part(
     ),
     measurement_columns=frozenset({"fit_s", "fit_s_mean"}),
     ledger="rlsbench.studies.sunyao.ledger",
+    # Forward is the marglik_forward plugin; the two RVMs are the study's own
+    styles={
+        "forward": "marglik_forward",
+        "rvm_old": {"color": "orange", "marker": "P", "linestyle": "solid"},
+        "rvm_new": {"color": "green", "marker": "P", "linestyle": "longdash"},
+    },
     docs="parts/sunyao.rst",
     order=50,
 )
