@@ -135,6 +135,11 @@ class Part:
         reads: inputs of the first page whenever the part builds them.
     docs : str or None
         Its documentation page (path relative to ``docs/``).
+    investigations : str or None
+        Dotted name of the module whose ``INVESTIGATIONS`` (``name -> Investigation``) are
+        the part's isolating runs, run by ``rlsbench investigate <name> NAME``
+        (:mod:`rlsbench.benchmark.investigate`; their grids in
+        ``config/investigations/<name>.yaml``); ``None`` while it has none.
     order : int
         Where it stands in listings: parts sort by ``(order, name)``. rlsbench's own parts
         take 10-50; a plugin that gives none comes after them, by name.
@@ -156,6 +161,7 @@ class Part:
     overview: str | None = None
     overview_tables: tuple[str, ...] = ()
     docs: str | None = None
+    investigations: str | None = None
     order: int = DEFAULT_ORDER
 
     def check_function(self) -> Callable | None:

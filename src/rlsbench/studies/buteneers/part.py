@@ -28,5 +28,6 @@ PART = Part(
     measurement_columns=frozenset({"t_fixed", "t_opt", "t_features"}),
     ledger="rlsbench.studies.buteneers.ledger",
     docs="parts/buteneers.rst",
+    investigations="rlsbench.studies.buteneers.investigations",
     order=30,
 )

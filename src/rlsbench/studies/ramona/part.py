@@ -26,5 +26,6 @@ PART = Part(
     measurement_columns=frozenset({"seconds", "fit_seconds"}),
     ledger="rlsbench.studies.ramona.ledger",
     docs="parts/ramona.rst",
+    investigations="rlsbench.studies.ramona.investigations",
     order=40,
 )

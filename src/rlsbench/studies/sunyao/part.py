@@ -35,5 +35,6 @@ PART = Part(
     measurement_columns=frozenset({"fit_s", "fit_s_mean"}),
     ledger="rlsbench.studies.sunyao.ledger",
     docs="parts/sunyao.rst",
+    investigations="rlsbench.studies.sunyao.investigations",
     order=50,
 )
