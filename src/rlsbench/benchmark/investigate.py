@@ -128,9 +128,13 @@ class Context:
         """``--seed`` if given, else ``default``."""
         return int(default) if self.seed is None else int(self.seed)
 
-    def map(self, function: Callable, tasks: Sequence[tuple], what: str = "task") -> list:
+    def map(
+        self, function: Callable, tasks: Sequence[tuple], what: str = "task", parallel=True
+    ) -> list:
         """``[function(*task) for task in tasks]`` on :attr:`jobs` processes, each task on one
-        BLAS thread (the results in task order, never depending on ``jobs``)."""
+        BLAS thread (the results in task order, never depending on ``jobs``); ``parallel=False``
+        runs them one after another in this process (timings: no competition for the cores).
+        ``function`` must be a module-level function (it is pickled to the workers)."""
         name = getattr(function, "__name__", "task")
         return map_tasks(
             _one_thread,
@@ -138,15 +142,20 @@ class Context:
             n_jobs=self.jobs,
             what=what,
             label=lambda task: name,
+            parallel=parallel,
         )
 
-    def write_csv(self, filename: str, frame: pd.DataFrame, info=None, seed=None, **to_csv):
-        """Write ``<out>/<filename>`` with the provenance columns of ``info`` (the settings
-        that made it, hashed) and ``seed``, and the command; the frame's own columns win over
-        a provenance column of the same name. Returns the frame written."""
+    def provenance(self, frame: pd.DataFrame, info=None, seed=None) -> pd.DataFrame:
+        """``frame`` with the command and the provenance columns of ``info`` (the settings
+        that made it, hashed) and ``seed``; the frame's own columns win over a provenance
+        column of the same name."""
         prov = {"command": self.command, **provenance(info, seed)}
-        prov = {k: v for k, v in prov.items() if k not in frame.columns}
-        frame = with_provenance(frame, prov)
+        return with_provenance(frame, {k: v for k, v in prov.items() if k not in frame.columns})
+
+    def write_csv(self, filename: str, frame: pd.DataFrame, info=None, seed=None, **to_csv):
+        """Write ``<out>/<filename>`` with :meth:`provenance` (atomically); returns the frame
+        written."""
+        frame = self.provenance(frame, info, seed)
         write_csv(frame, self.out / filename, **to_csv)
         return frame
 
