@@ -330,7 +330,11 @@ def _made_by(frame):
 
 def table1_variants(ctx):
     """Run the section's variants on its datasets, merge them into ``table1_variants.csv``
-    (rows of other (variant, dataset) pairs kept) and rewrite ``table1_variants.md``."""
+    (rows of other (variant, dataset) pairs kept) and rewrite ``table1_variants.md``.
+
+    One BLAS thread, whatever ``--jobs`` (the variants share their CV choices and split runs
+    through one cache, computed in order), so that no row depends on the machine's threads.
+    """
     section = ctx.paper_section()
     variants = tuple(ctx.section["variants"] or VARIANTS)
     datasets = ctx.section["datasets"]
@@ -340,7 +344,7 @@ def table1_variants(ctx):
             ctx.data,
             variants,
             datasets,
-            threads=ctx.jobs,
+            threads=1,
             hyper_dir=ctx.section["hyper"],
         )
     except ValueError as exc:
