@@ -24,6 +24,7 @@ and imports an investigations module only when it is asked for.
 from __future__ import annotations
 
 import importlib
+import json
 import shlex
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -317,8 +318,8 @@ def run(
     config = Path(config or GRIDS.format(part=part))
     section = load_section(config, name, investigation.keys, overrides)
     if command is None:
-        sets = [f"{k}={yaml.safe_dump(v, default_flow_style=True).strip()}" for k, v in
-                (overrides or {}).items()]  # fmt: skip
+        # JSON is YAML: the values as --set would read them back
+        sets = [f"{k}={json.dumps(v, default=str)}" for k, v in (overrides or {}).items()]
         command = command_line(part, name, [a for s in sets for a in ("--set", s)])
     options = {k: v for k, v in options.items() if v is not None}
     options.setdefault("out", OUT.format(part=part))
