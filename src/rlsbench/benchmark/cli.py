@@ -8,6 +8,8 @@ Adding a group later = one function and one line in :data:`COMMANDS`.
 workflow (:mod:`rlsbench.benchmark.runner`); ``rlsbench methods list`` lists the installed
 methods. ``rlsbench datasets list | info NAME | fetch NAME | hash FILE`` serve people who want a
 dataset without the workflow; ``rlsbench datasets download | prepare`` are the workflow's steps.
+``rlsbench investigate PART NAME`` runs one of a part's investigations
+(:mod:`rlsbench.benchmark.investigate`).
 
 Every option is range-checked by the parser, and every error a user can cause (unknown dataset,
 bad registry file, corrupt cache, unreadable file, out-of-range option) ends the command with one
@@ -406,12 +408,61 @@ def add_methods_commands(subparsers) -> None:
     p.set_defaults(func=_methods_list)
 
 
+# ----------------------------------------------------------------------------------- investigate
+def _investigate(args) -> int:
+    from rlsbench.benchmark.investigate import main
+
+    return main(args)
+
+
+def add_investigate_command(subparsers) -> None:
+    p = subparsers.add_parser(
+        "investigate",
+        help="run a part's investigations (runs that isolate why a result differs)",
+        description="Run one investigation of a part: the paper run with one thing changed. "
+        "Its grid is the section NAME of --config (default config/investigations/PART.yaml); "
+        "--set KEY=VALUE replaces one of its keys. Without NAME: list the part's "
+        "investigations; without PART: the parts that have some.",
+    )
+    p.add_argument("part", nargs="?", metavar="PART")
+    p.add_argument("name", nargs="?", metavar="NAME")
+    p.add_argument("--list", action="store_true", help="list PART's investigations")
+    p.add_argument(
+        "--config", metavar="FILE", help="the grids (default: config/investigations/PART.yaml)"
+    )
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="replace a key of the investigation's section (value read as YAML)",
+    )
+    p.add_argument(
+        "--paper-config", metavar="FILE", help="the paper run's config (default: config/paper.yaml)"
+    )
+    p.add_argument("--data", metavar="DIR", help="prepared datasets (results/datasets/prepared)")
+    p.add_argument("--mirror", action="append", default=[], help="dataset mirror path or URL")
+    p.add_argument("--cache", metavar="DIR", help="dataset cache (results/datasets/cache)")
+    p.add_argument(
+        "--out", metavar="DIR", help="output folder (default: results/paper/PART/investigations)"
+    )
+    p.add_argument("--jobs", type=positive_int, default=1, help="processes (default 1)")
+    p.add_argument("--seed", type=int, help="the run's seed (default: the investigation's)")
+    p.add_argument(
+        "--markdown-only",
+        action="store_true",
+        help="only rewrite NAME.md from the CSV(s) already in --out",
+    )
+    p.set_defaults(func=_investigate)
+
+
 #: Subcommand groups: name -> function(subparsers) adding it.
 COMMANDS = {
     "datasets": add_datasets_commands,
     "config": add_config_commands,
     "methods": add_methods_commands,
     "run": add_run_command,
+    "investigate": add_investigate_command,
 }
 
 

@@ -142,6 +142,11 @@ class Part:
         style by the figures' rule, ``tests/benchmark/test_figures.py``).
     docs : str or None
         Its documentation page (path relative to ``docs/``).
+    investigations : str or None
+        Dotted name of the module whose ``INVESTIGATIONS`` (``name -> Investigation``) are
+        the part's isolating runs, run by ``rlsbench investigate <name> NAME``
+        (:mod:`rlsbench.benchmark.investigate`; their grids in
+        ``config/investigations/<name>.yaml``); ``None`` while it has none.
     order : int
         Where it stands in listings: parts sort by ``(order, name)``. rlsbench's own parts
         take 10-50; a plugin that gives none comes after them, by name.
@@ -164,6 +169,7 @@ class Part:
     overview_tables: tuple[str, ...] = ()
     styles: dict = field(default_factory=dict)
     docs: str | None = None
+    investigations: str | None = None
     order: int = DEFAULT_ORDER
 
     def check_function(self) -> Callable | None:

@@ -228,14 +228,27 @@ TINY_TASK = {
 }
 
 
-def test_a_case_runs_the_eigen_methods_without_times(tmp_path):
-    from rlsbench.studies.buteneers.investigations import METHODS, run_case
+#: The grids of the buteneers investigations.
+GRIDS = REPO / "config" / "investigations" / "buteneers.yaml"
+PAPER_CODING = {"categorical": "ordinal", "inputs": "independent"}
 
-    rows = run_case(TINY_TASK, 0, "paper", [], str(tmp_path))
-    assert [r["method"] for r in rows] == list(METHODS)
+
+def _grid(name, **overrides):
+    from rlsbench.benchmark.investigate import load_section
+    from rlsbench.studies.buteneers.investigations import INVESTIGATIONS
+
+    return load_section(GRIDS, name, INVESTIGATIONS[name].keys, overrides)
+
+
+def test_a_case_runs_the_eigen_methods_without_times(tmp_path):
+    from rlsbench.studies.buteneers.investigations import run_case
+
+    methods = tuple(_grid("repeats")["methods"])
+    rows = run_case(TINY_TASK, 0, "paper", PAPER_CODING, [], str(tmp_path), methods)
+    assert [r["method"] for r in rows] == list(methods)
     assert {r["n_features"] for r in rows} == {8 + 10}
     assert not any(k.startswith("t_") for r in rows for k in r)
-    again = run_case(TINY_TASK, 0, "paper", [], str(tmp_path))
+    again = run_case(TINY_TASK, 0, "paper", PAPER_CODING, [], str(tmp_path), methods)
     assert pd.DataFrame(rows).equals(pd.DataFrame(again))
 
 
@@ -249,37 +262,40 @@ def test_encoding_and_repeats_check_the_claims_per_run(tmp_path):
         repeats_markdown,
     )
 
-    section = {"seed": 0, "tasks": [TINY_TASK]}
-    frame, claims = encoding(section, [], str(tmp_path))
+    tasks, methods = [TINY_TASK], _grid("encoding")["methods"]
+    frame, claims = encoding(tasks, 0, _grid("encoding"), [], str(tmp_path))
     assert set(frame["coding"]) == {"paper", "former"}
     assert set(claims["coding"]) == {"paper", "former"}
     assert {"B3", "B5", "B7"} <= set(claims["claim"])
-    text = encoding_markdown(frame, claims, {"abalone": 108})
+    text = encoding_markdown(frame, claims, {"abalone": 108}, methods)
     assert "| abalone" in text and "108" in text
-    frame, claims = repeats(section, [], str(tmp_path), seeds=[0, 1])
+    frame, claims = repeats(tasks, [0, 1], _grid("repeats"), [], str(tmp_path))
     assert sorted(frame["seed"].unique()) == [0, 1]
-    assert "of 2" in repeats_markdown(frame, claims)
-    frame, claims = grid(section, [], str(tmp_path), lows=(1e-8, 1e-2))
+    assert "of 2" in repeats_markdown(frame, claims, methods)
+    frame, claims = grid(tasks, 0, _grid("grid", lows=[1e-8, 1e-2]), [], str(tmp_path))
     assert sorted(frame["lambda_low"].unique()) == [1e-8, 1e-2]
     alphas = frame.groupby("lambda_low")["alpha"].min()
     assert alphas[1e-2] > alphas[1e-8]  # the raised floor cuts off the smallest λ chosen
-    assert "lambda_low 0.01" in grid_markdown(frame, claims)
+    assert "lambda_low 0.01" in grid_markdown(frame, claims, methods)
 
 
 def test_the_command_line_names_a_config_without_elm_tasks(tmp_path, capsys):
-    from rlsbench.studies.buteneers.investigations import main
+    from rlsbench.benchmark.cli import main
 
     cfg = tmp_path / "c.yaml"
     cfg.write_text(yaml.safe_dump({"buteneers": {"seed": 0, "tasks": []}}))
-    with pytest.raises(SystemExit):
-        main(["encoding", "--config", str(cfg), "--mirror", str(tmp_path)])
-    assert "no ELM task of the paper" in capsys.readouterr().err
+    argv = ["investigate", "buteneers", "encoding", "--config", str(GRIDS)]
+    argv += ["--paper-config", str(cfg), "--mirror", str(tmp_path), "--out", str(tmp_path)]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert "no ELM task of the paper" in err and str(cfg) in err
 
 
 def test_the_claim_checks_on_the_papers_own_numbers(tmp_path, capsys):
-    from rlsbench.studies.buteneers.investigations import main
+    from rlsbench.benchmark.cli import main
 
-    assert main(["paper", "--out", str(tmp_path)]) == 0
+    argv = ["investigate", "buteneers", "paper", "--config", str(GRIDS), "--out", str(tmp_path)]
+    assert main(argv) == 0
     claims = pd.read_csv(tmp_path / "paper_claims.csv")
     holds = {(c, s): h for c, s, h in zip(claims["claim"], claims["scope"], claims["holds"])}
     # the paper's Tables 3 and 5: BFS below FFS on 4 of 8 tasks; Elevators' BFS removes 38 %
@@ -287,8 +303,9 @@ def test_the_claim_checks_on_the_papers_own_numbers(tmp_path, capsys):
     assert str(holds[("B9", "elevators")]) == "False" and str(holds[("B7", "all tasks")]) == "True"
     assert "4 of 8" in (tmp_path / "paper.md").read_text()
     text = (tmp_path / "paper.md").read_text()
+    assert "Made by `rlsbench investigate buteneers paper --config" in text
     (tmp_path / "paper.md").unlink()
-    assert main(["paper", "--markdown-only", "--out", str(tmp_path)]) == 0
+    assert main([*argv, "--markdown-only"]) == 0
     assert (tmp_path / "paper.md").read_text() == text
 
 

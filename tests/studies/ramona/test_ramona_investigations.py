@@ -9,10 +9,14 @@ import yaml
 from threadpoolctl import threadpool_limits
 
 from rlsbench.benchmark.datasets.prepare import Dataset, save_prepared
+from rlsbench.benchmark.investigate import Context, load_section, run
 from rlsbench.numerics.kernel.alignment import encode_labels
 from rlsbench.numerics.kernel.selectors import fisher_direction
 from rlsbench.numerics.kernel.wrappers import enclosing_ball
 from rlsbench.studies.ramona import investigations as inv
+
+#: The grids of the ramona investigations (the tests shrink them with overrides).
+GRIDS = Path(__file__).resolve().parents[3] / "config" / "investigations" / "ramona.yaml"
 
 
 @pytest.fixture(autouse=True)
@@ -74,7 +78,19 @@ def tiny(tmp_path):
     }
     config = tmp_path / "config.yaml"
     config.write_text(yaml.safe_dump({"ramona": section}))
-    return {"config": str(config), "data": str(tmp_path), "out": str(tmp_path / "out")}
+    return {"paper_config": str(config), "data": str(tmp_path), "out": str(tmp_path / "out")}
+
+
+def _run(tiny, name, **overrides):
+    """``rlsbench investigate ramona NAME`` on the tiny config; the rows it wrote."""
+    run("ramona", name, config=GRIDS, overrides=overrides, **tiny)
+    return pd.read_csv(Path(tiny["out"]) / f"{name}.csv")
+
+
+def _context(tiny, name, **overrides):
+    section = load_section(GRIDS, name, inv.INVESTIGATIONS[name].keys, overrides)
+    paths = {k: Path(v) for k, v in tiny.items()}
+    return Context("ramona", name, section, GRIDS, command="cmd", **paths)
 
 
 def test_tuned_epsilon_picks_the_lowest_validation_error_from_the_grid():
@@ -88,21 +104,24 @@ def test_tuned_epsilon_picks_the_lowest_validation_error_from_the_grid():
 
 
 def test_scss_epsilon_runs_every_variant_on_the_same_splits(tiny):
-    frame = inv.run("scss_epsilon", repeats=1, **tiny)
+    frame = _run(tiny, "scss_epsilon", repeats=1, epsilons=[0.1, 10.0])
     variants = set(zip(frame["variant"], frame["stopping"]))
     assert ("fisher", "converged") in variants and ("scss tuned", "10 iterations") in variants
     fixed = frame[frame["variant"] == "scss fixed"]
-    assert set(fixed["epsilon"]) == set(inv.EPSILONS)
+    assert set(fixed["epsilon"]) == {0.1, 10.0}
     assert set(frame["experiment"]) == {"table2_usps", "table6_ionosphere"}
+    # repeats limits the USPS experiment only
+    assert frame.groupby("experiment")["repeat"].nunique().to_dict() == {
+        "table2_usps": 1,
+        "table6_ionosphere": 2,
+    }
     text = (Path(tiny["out"]) / "scss_epsilon.md").read_text()
-    assert "SCSS below Fisher (claim R18" in text and "investigations scss_epsilon" in text
-    written = pd.read_csv(Path(tiny["out"]) / "scss_epsilon.csv")
-    assert {"git_commit", "config_hash", "seed"} <= set(written.columns)
+    assert "SCSS below Fisher (claim R18" in text
+    assert "`rlsbench investigate ramona scss_epsilon --set" in text
+    assert {"git_commit", "config_hash", "seed", "command"} <= set(frame.columns)
 
 
 def test_usps_bound_compares_default_and_tuned_svms_and_a_wrapper(tiny, monkeypatch):
-    monkeypatch.setattr(inv, "SVM_GRID", {"C": (1.0, 10.0), "gamma_factor": (0.3, 1.0)})
-
     def fake_split(exp, y, seed, r, dataset):
         return np.arange(0, 60), np.arange(1100, 1200)
 
@@ -113,15 +132,15 @@ def test_usps_bound_compares_default_and_tuned_svms_and_a_wrapper(tiny, monkeypa
     X = rng.normal(size=(1200, 4))
     X[:, 3] += y
     save_prepared(_dataset("digits3", X, y, "multiclass"), Path(tiny["data"]) / "digits3.npz")
-    cfg = yaml.safe_load(Path(tiny["config"]).read_text())
+    cfg = yaml.safe_load(Path(tiny["paper_config"]).read_text())
     cfg["ramona"]["realdata"]["experiments"]["table2_usps"]["pools"] = {
         "train": [0, 1100],
         "test": [1100, 1200],
     }
-    Path(tiny["config"]).write_text(yaml.safe_dump(cfg))
-    frame, _ = inv.usps_bound(
-        inv._section(tiny["config"]), tiny["data"], repeats=1, wrapper_steps=2
-    )
+    Path(tiny["paper_config"]).write_text(yaml.safe_dump(cfg))
+    svm_grid = {"C": [1.0, 10.0], "gamma_factor": [0.3, 1.0]}
+    ctx = _context(tiny, "usps_bound", repeats=1, wrapper_steps=2, svm_grid=svm_grid)
+    frame, _ = inv.usps_bound(ctx)
     assert set(frame["method"]) == {"fisher", "arom", "wrapper"}
     assert set(frame["svm"]) == {"C = 1/R̄², γ = 1/(S·Var)", "(C, γ) tuned by 3-fold CV"}
     wrapper = frame[frame["method"] == "wrapper"].sort_values("n_selected")
@@ -132,7 +151,7 @@ def test_usps_bound_compares_default_and_tuned_svms_and_a_wrapper(tiny, monkeypa
 
 
 def test_r2w2_cost_splits_an_evaluation_into_its_phases(tiny):
-    frame = inv.run("r2w2_cost", **tiny)
+    frame = _run(tiny, "r2w2_cost")
     assert sorted(zip(frame["axis"], frame["N"], frame["D"])) == [
         ("D", 8, 4),
         ("D", 8, 8),
@@ -168,14 +187,15 @@ def test_primal_fisher_direction_is_the_dual_one():
 
 
 def test_kfds_primal_times_both_forms_and_arom(tiny):
-    frame = inv.run("kfds_primal", **tiny)
+    frame = _run(tiny, "kfds_primal")
     assert set(frame["form"]) == {"dual", "primal", "arom"} and set(frame["D"]) == {4, 8}
     assert (frame["seconds"] > 0).all()
     assert "Growth exponents in D" in (Path(tiny["out"]) / "kfds_primal.md").read_text()
 
 
 def test_seeds_repeat_an_experiment_with_other_splits(tiny, monkeypatch):
-    frame, _ = inv.seeds(inv._section(tiny["config"]), tiny["data"], seeds=(0, 1))
+    ctx = _context(tiny, "seeds", seeds=[0, 1])
+    frame, _ = inv.seeds(ctx)
     assert set(frame["split_seed"]) == {0, 1}
     assert set(frame["method"]) == {"fisher", "sas", "svm"}
     a = frame[frame["split_seed"] == 0].set_index(["method", "repeat", "n_selected"])["error"]
@@ -183,7 +203,8 @@ def test_seeds_repeat_an_experiment_with_other_splits(tiny, monkeypatch):
     assert not a.equals(b)
     assert "lowest mean error" in inv._seeds_text(frame, "`cmd`")
     # written and read back, the seeds survive the provenance columns (which hold "seed")
-    inv._write(tiny["out"], "seeds", frame, {}, 0, "")
+    Path(tiny["out"]).mkdir()
+    ctx.write_csv("seeds.csv", frame, {}, 0)
     back = pd.read_csv(Path(tiny["out"]) / "seeds.csv")
     assert set(back["split_seed"]) == {0, 1}
 
@@ -205,28 +226,21 @@ def test_paper_self_check_reproduces_the_papers_own_orderings(tmp_path):
     assert not at50[at50["reference"] == "kcs_wang"]["below"].iloc[0]
 
 
-def test_unknown_investigation_is_named(tiny):
-    with pytest.raises(ValueError, match="investigation must be one of"):
-        inv.run("nope", **tiny)
-
-
 def test_stopping_runs_the_iterative_methods_both_ways_on_the_same_splits(tiny):
-    section = inv._section(tiny["config"])
-    frame, _ = inv.stopping(section, tiny["data"], experiments=("fig3_ionosphere",), n_iter=2)
+    frame, _ = inv.stopping(_context(tiny, "stopping", experiments=["fig3_ionosphere"], n_iter=2))
     assert set(frame["method"]) == {"sas"}
     assert set(frame["stopping"]) == {"converged", "2 iterations"}
     a = frame[frame["stopping"] == "converged"]
     b = frame[frame["stopping"] == "2 iterations"]
     assert a["n_train"].tolist() == b["n_train"].tolist()
-    others, _ = inv.seeds(section, tiny["data"], seeds=(0,))
+    others, _ = inv.seeds(_context(tiny, "seeds", seeds=[0]))
     text = inv._stopping_text(frame, "`cmd`", paper_rows=others.drop(columns="split_seed"))
     assert "best proposed below best existing at" in text
     assert "SAS significantly below every other method at" in text
 
 
 def test_unstandardized_changes_only_the_standardisation(tiny):
-    section = inv._section(tiny["config"])
-    frame, used = inv.unstandardized(section, tiny["data"])
+    frame, used = inv.unstandardized(_context(tiny, "unstandardized"))
     assert used["experiment"]["standardize"] is False and set(frame["split_seed"]) == {0}
     assert set(frame["overrides"]) == {"standardize=False"}
     assert "with one setting changed (standardize=False)" in inv._seeds_text(frame, "`cmd`")

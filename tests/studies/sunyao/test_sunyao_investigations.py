@@ -1,15 +1,18 @@
 """Sun & Yao isolating runs: Table 1 with one setting changed at a time (tiny data)."""
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 import yaml
 
+from rlsbench.benchmark import cli
 from rlsbench.benchmark.datasets.prepare import Dataset, save_prepared
-from rlsbench.studies.sunyao import investigations
 from rlsbench.studies.sunyao.investigations import VARIANTS, run_variants
+
+GRIDS = Path(__file__).resolve().parents[3] / "config" / "investigations" / "sunyao.yaml"
 
 
 def _section():
@@ -71,21 +74,25 @@ def test_each_variant_changes_one_setting_and_shares_what_it_does_not_change(pre
 
 
 def test_the_command_writes_the_table_with_provenance_and_refuses_unknown_variants(
-    prepared, tmp_path
+    prepared, tmp_path, capsys
 ):
     config = tmp_path / "config.yaml"
     config.write_text(yaml.safe_dump({"sunyao": _section()}))
     out = tmp_path / "out"
-    args = ["--config", str(config), "--prepared", str(prepared), "--out", str(out)]
-    assert investigations.main([*args, "--variants", "rvm_old_10x_iter"]) == 0
-    assert investigations.main([*args, "--variants", "config"]) == 0  # merged, in VARIANTS order
+    args = ["investigate", "sunyao", "table1_variants", "--config", str(GRIDS)]
+    args += ["--paper-config", str(config), "--data", str(prepared), "--out", str(out)]
+    assert cli.main([*args, "--set", "variants=[rvm_old_10x_iter]"]) == 0
+    assert cli.main([*args, "--set", "variants=[config]"]) == 0  # merged, in VARIANTS order
     table = pd.read_csv(out / "table1_variants.csv")
     assert list(table["variant"]) == ["config"] * 3 + ["rvm_old_10x_iter"] * 3
     assert list(table["method"]) == ["forward", "rvm_old", "rvm_new"] * 2
     assert "config_hash" in table
+    commands = list(dict.fromkeys(table["command"]))
+    assert commands[0].endswith("--set 'variants=[config]'") and len(commands) == 2
     assert "S1 holds" in (out / "table1_variants.md").read_text()
-    with pytest.raises(SystemExit):
-        investigations.main([*args, "--variants", "config,wrong"])
+    capsys.readouterr()
+    assert cli.main([*args, "--set", "variants=[config, wrong]"]) == 1
+    assert "unknown variant(s) wrong" in capsys.readouterr().err
     assert set(VARIANTS) >= {"config", "all_inputs", "boston_drop_b", "paper_k_max"}
 
 

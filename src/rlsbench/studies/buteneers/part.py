@@ -41,5 +41,6 @@ PART = Part(
         "op_rr": {"color": "purple", "marker": "*", "linestyle": "dashed"},
     },
     docs="parts/buteneers.rst",
+    investigations="rlsbench.studies.buteneers.investigations",
     order=30,
 )

@@ -60,5 +60,6 @@ PART = Part(
     overview="rlsbench.studies.main.overview:answers",
     overview_tables=("tables/summary.csv",),
     docs="parts/main.rst",
+    investigations="rlsbench.studies.main.investigations",
     order=10,
 )

@@ -5,10 +5,12 @@ Each investigation changes one thing against the paper run (``config/paper.yaml`
 ``results/paper/ramona/investigations/``; ``src/rlsbench/studies/fidelity/investigations.csv``
 names them as the evidence of the causes it records. Run one with::
 
-    python -m rlsbench.studies.ramona.investigations <name> [--repeats R] [--n-jobs J]
+    rlsbench investigate ramona <name> [--set KEY=VALUE] [--jobs J] [--seed S]
 
-(the prepared datasets come from ``results/datasets/prepared``: build them with the workflow's
-``prepare`` rule). The investigations:
+(the prepared datasets come from ``--data``, default ``results/datasets/prepared``: build them
+with the workflow's ``prepare`` rule). Each takes the experiments' settings from the paper
+config's ``ramona`` section and what it sweeps (ε grid, SVM grid, seeds, experiments,
+repetitions) from its section of ``config/investigations/ramona.yaml``. The investigations:
 
 ``scss_epsilon``
     SCSS on USPS (Table II) and Ionosphere (Table VI) with the regulariser ε of eq. 18 over a
@@ -45,21 +47,17 @@ names them as the evidence of the causes it records. Run one with::
 
 from __future__ import annotations
 
-import argparse
 import os
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import yaml
 from sklearn.model_selection import GridSearchCV, StratifiedShuffleSplit
 from sklearn.svm import SVC
-from threadpoolctl import threadpool_limits
 
-from rlsbench.benchmark.provenance import provenance
-from rlsbench.benchmark.tables import markdown_table, with_provenance, write_csv, write_markdown
+from rlsbench.benchmark.investigate import Investigation
+from rlsbench.benchmark.tables import markdown_table
 from rlsbench.numerics.kernel.alignment import encode_labels
 from rlsbench.numerics.kernel.selectors import fisher_direction, make_kernel
 from rlsbench.numerics.kernel.wrappers import AROM, enclosing_ball, joachims_C
@@ -74,21 +72,11 @@ from rlsbench.studies.ramona.experiments import (
 )
 
 REPO = Path(__file__).resolve().parents[4]
-DEFAULT_OUT = "results/paper/ramona/investigations"
-DEFAULT_DATA = "results/datasets/prepared"
-DEFAULT_CONFIG = "config/paper.yaml"
-
-#: ε values of ``scss_epsilon`` (relative to tr K at w = 1; the paper run uses 0.1).
-EPSILONS = (0.01, 0.1, 1.0, 10.0)
 
 
 # ---------------------------------------------------------------------------------------------
 # helpers
 # ---------------------------------------------------------------------------------------------
-def _section(config_path):
-    return yaml.safe_load(Path(config_path).read_text())["ramona"]
-
-
 def _load(data_dir, dataset):
     from rlsbench.benchmark.datasets import load_prepared
 
@@ -108,30 +96,6 @@ def _split(exp, y, seed, r, dataset):
     )
 
 
-def _parallel(fn, tasks, n_jobs):
-    """``[fn(*t) for t in tasks]``, in ``n_jobs`` processes (one BLAS thread each)."""
-    from joblib import Parallel, delayed
-
-    def one(*args):
-        with threadpool_limits(limits=1):
-            return fn(*args)
-
-    if n_jobs == 1:
-        return [one(*t) for t in tasks]
-    return Parallel(n_jobs=n_jobs)(delayed(one)(*t) for t in tasks)
-
-
-def _write(out, name, frame, config, seed, text):
-    out = Path(out)
-    write_csv(with_provenance(frame, provenance(config, seed)), out / f"{name}.csv")
-    write_markdown(out / f"{name}.md", text)
-
-
-def _command(name, args):
-    extra = "".join(f" --{k.replace('_', '-')} {v}" for k, v in args.items() if v is not None)
-    return f"`python -m rlsbench.studies.ramona.investigations {name}{extra}`"
-
-
 # ---------------------------------------------------------------------------------------------
 # scss_epsilon
 # ---------------------------------------------------------------------------------------------
@@ -142,7 +106,7 @@ def _scss_order(X, y, kernel, standardize, epsilon, n_iter):
     return ranker.order_, ranker.n_iter_
 
 
-def tuned_epsilon(X, y, kernel, S_values, *, standardize, epsilons=EPSILONS, n_iter=None, seed=0):
+def tuned_epsilon(X, y, kernel, S_values, *, standardize, epsilons, n_iter=None, seed=0):
     """ε of SCSS chosen on the training sample alone: rank on 2/3 of it, score every ε by the
     SVM's error on the other third averaged over the S values, keep the lowest (ties: the
     smaller ε).
@@ -189,7 +153,7 @@ def tuned_epsilon(X, y, kernel, S_values, *, standardize, epsilons=EPSILONS, n_i
     return best, scores
 
 
-def _scss_epsilon_task(exp_name, exp, kernel, X, y, seed, r, variant):
+def _scss_epsilon_task(exp_name, exp, kernel, X, y, seed, r, variant, epsilons):
     dataset = exp["dataset"]
     tr, te = _split(exp, y, seed, r, dataset)
     S_values = experiment_s(exp, kernel)
@@ -202,7 +166,14 @@ def _scss_epsilon_task(exp_name, exp, kernel, X, y, seed, r, variant):
         iters = np.nan
     elif kind == "tuned":
         chosen, _ = tuned_epsilon(
-            X[tr], y[tr], kernel, S_values, standardize=std, n_iter=n_iter, seed=r
+            X[tr],
+            y[tr],
+            kernel,
+            S_values,
+            standardize=std,
+            epsilons=epsilons,
+            n_iter=n_iter,
+            seed=r,
         )
         order, iters = _scss_order(X[tr], y[tr], kernel, std, chosen, n_iter)
     else:
@@ -231,27 +202,30 @@ def _scss_epsilon_task(exp_name, exp, kernel, X, y, seed, r, variant):
     return rows
 
 
-def scss_epsilon(section, data_dir, *, repeats=None, n_jobs=1, seed=0):
-    """SCSS's regulariser ε and stopping rule on USPS (Table II) and Ionosphere (Table VI);
-    ``repeats`` limits the USPS repetitions."""
-    real = section["realdata"]
-    cases = [("table2_usps", "rbf"), ("table6_ionosphere", "rbf")]
-    variants = [("fisher", None, None), ("sas", None, None)]
-    for n_iter in (None, 10):
-        variants += [("fixed", eps, n_iter) for eps in EPSILONS]
+def scss_epsilon(ctx):
+    """SCSS's regulariser ε and stopping rule on the grid's ``cases`` (USPS, Table II, and
+    Ionosphere, Table VI); ``repeats`` limits the repetitions of the ``limited`` experiments
+    (the costly USPS one; None: the experiment's own)."""
+    grid, section = ctx.section, ctx.paper_section()
+    seed, epsilons = ctx.seed_or(0), tuple(float(e) for e in grid["epsilons"])
+    cases = [tuple(case) for case in grid["cases"]]
+    variants = [(kind, None, None) for kind in grid["baselines"]]
+    for n_iter in grid["n_iters"]:
+        variants += [("fixed", eps, n_iter) for eps in epsilons]
         variants.append(("tuned", None, n_iter))
     tasks = []
     for name, kernel in cases:
         exp = experiment_settings(section, name)
-        X, y = _load(data_dir, exp["dataset"])
-        # ``repeats`` limits the costly USPS case only (Ionosphere's 30 take seconds)
+        X, y = _load(ctx.data, exp["dataset"])
         n = exp["n_repeats"]
-        if repeats is not None and name == "table2_usps":
-            n = min(repeats, n)
-        tasks += [(name, exp, kernel, X, y, seed, r, v) for r in range(n) for v in variants]
-    rows = [row for part in _parallel(_scss_epsilon_task, tasks, n_jobs) for row in part]
+        if grid["repeats"] is not None and name in grid["limited"]:
+            n = min(int(grid["repeats"]), n)
+        tasks += [
+            (name, exp, kernel, X, y, seed, r, v, epsilons) for r in range(n) for v in variants
+        ]
+    rows = [row for part in ctx.map(_scss_epsilon_task, tasks) for row in part]
     frame = pd.DataFrame(rows)
-    return frame, {"realdata": real, "cases": cases, "epsilons": list(EPSILONS)}
+    return frame, {"realdata": section["realdata"], "cases": cases, "epsilons": list(epsilons)}
 
 
 def _scss_label(variant, epsilon):
@@ -307,12 +281,10 @@ def _eps_counts(e):
 # ---------------------------------------------------------------------------------------------
 # usps_bound
 # ---------------------------------------------------------------------------------------------
-#: (C, γ · S · Var(X)) grid of the tuned SVM (γ relative to the default 1 / (S · Var(X))).
-SVM_GRID = {"C": (0.1, 1.0, 10.0, 100.0, 1000.0), "gamma_factor": (0.01, 0.03, 0.1, 0.3, 1.0, 3.0)}
-
-
-def tuned_svm_error(X_train, y_train, X_test, y_test, *, cv=3):
-    """Test error of an RBF SVM whose (C, γ) are chosen by ``cv``-fold CV on the training set.
+def tuned_svm_error(X_train, y_train, X_test, y_test, svm_grid, *, cv=3):
+    """Test error of an RBF SVM whose (C, γ) are chosen by ``cv``-fold CV on the training set,
+    over ``svm_grid`` (``C`` and ``gamma_factor``: γ · S · Var(X), relative to the default
+    γ = 1 / (S · Var(X))).
 
     Returns
     -------
@@ -320,7 +292,7 @@ def tuned_svm_error(X_train, y_train, X_test, y_test, *, cv=3):
     params : dict
     """
     scale = X_train.shape[1] * max(float(X_train.var()), np.finfo(float).tiny)
-    grid = {"C": list(SVM_GRID["C"]), "gamma": [g / scale for g in SVM_GRID["gamma_factor"]]}
+    grid = {"C": list(svm_grid["C"]), "gamma": [g / scale for g in svm_grid["gamma_factor"]]}
     search = GridSearchCV(SVC(kernel="rbf"), grid, cv=cv).fit(X_train, y_train)
     params = dict(search.best_params_)
     params["gamma"] *= scale  # report it relative to the default, as in the grid
@@ -355,15 +327,16 @@ def greedy_wrapper_errors(X_train, y_train, X_val, y_val, X_test, y_test, n_step
     return out
 
 
-def _usps_bound_task(exp, X, y, seed, r, what, S_values, wrapper_steps):
+def _usps_bound_task(exp, X, y, seed, r, what, S_values, grid):
     tr, te = _split(exp, y, seed, r, exp["dataset"])
     rows = []
     if what == "wrapper":
         lo, hi = exp["pools"]["train"]
         rest = np.setdiff1d(np.arange(lo, hi), tr)
-        val = np.sort(np.random.default_rng([int(seed), r, 7]).choice(rest, 1000, replace=False))
+        n_val = int(grid["validation_size"])
+        val = np.sort(np.random.default_rng([int(seed), r, 7]).choice(rest, n_val, replace=False))
         for S, ev, et, d in greedy_wrapper_errors(
-            X[tr], y[tr], X[val], y[val], X[te], y[te], wrapper_steps
+            X[tr], y[tr], X[val], y[val], X[te], y[te], int(grid["wrapper_steps"])
         ):
             rows.append(
                 dict(method="wrapper", svm="C = 1/R̄², γ = 1/(S·Var)", repeat=r, n_selected=S,
@@ -374,33 +347,38 @@ def _usps_bound_task(exp, X, y, seed, r, what, S_values, wrapper_steps):
     for S in S_values:
         keep = order[:S]
         default = svm_error(X[tr][:, keep], y[tr], X[te][:, keep], y[te], "rbf", standardize=False)
-        tuned, params = tuned_svm_error(X[tr][:, keep], y[tr], X[te][:, keep], y[te])
+        tuned, params = tuned_svm_error(
+            X[tr][:, keep], y[tr], X[te][:, keep], y[te], grid["svm_grid"], cv=int(grid["cv"])
+        )
         rows.append(
             dict(method=what, svm="C = 1/R̄², γ = 1/(S·Var)", repeat=r, n_selected=int(S),
                  error=default)
         )  # fmt: skip
         rows.append(
-            dict(method=what, svm="(C, γ) tuned by 3-fold CV", repeat=r, n_selected=int(S),
+            dict(method=what, svm=f"(C, γ) tuned by {grid['cv']}-fold CV", repeat=r,
+                 n_selected=int(S),
                  error=tuned, C=params["C"], gamma_factor=params["gamma"])
         )  # fmt: skip
     return rows
 
 
-def usps_bound(section, data_dir, *, repeats=5, n_jobs=1, seed=0, wrapper_steps=10):
-    """Table II: tuned SVMs on Fisher's / AROM's pixels and a greedy wrapper's pixels."""
-    exp = experiment_settings(section, "table2_usps")
-    X, y = _load(data_dir, exp["dataset"])
-    S_values = [s for s in experiment_s(exp, "rbf") if s <= 50]
-    n = min(repeats or 5, exp["n_repeats"])
+def usps_bound(ctx):
+    """Table II: tuned SVMs on the pixels of the grid's ``methods`` (Fisher, AROM) and a greedy
+    wrapper's pixels, at S ≤ ``max_S``, over ``repeats`` repetitions."""
+    grid, seed = ctx.section, ctx.seed_or(0)
+    exp = experiment_settings(ctx.paper_section(), grid["experiment"])
+    X, y = _load(ctx.data, exp["dataset"])
+    S_values = [s for s in experiment_s(exp, "rbf") if s <= grid["max_S"]]
+    n = min(int(grid["repeats"]), exp["n_repeats"])
     tasks = [
-        (exp, X, y, seed, r, what, S_values, wrapper_steps)
+        (exp, X, y, seed, r, what, S_values, grid)
         for r in range(n)
-        for what in ("fisher", "arom", "wrapper")
+        for what in (*grid["methods"], "wrapper")
     ]
-    rows = [row for part in _parallel(_usps_bound_task, tasks, n_jobs) for row in part]
+    rows = [row for part in ctx.map(_usps_bound_task, tasks) for row in part]
     frame = pd.DataFrame(rows)
-    frame["experiment"] = "table2_usps"
-    return frame, {"experiment": exp, "grid": SVM_GRID, "wrapper_steps": wrapper_steps}
+    frame["experiment"] = grid["experiment"]
+    return frame, {"experiment": exp, "grid": grid}
 
 
 def _usps_bound_text(frame, command):
@@ -504,10 +482,11 @@ def dense_qp_radius_seconds(K):
     return time.perf_counter() - start, float(-res.fun)
 
 
-def _r2w2_cost_task(axis, v, fixed, seed, qp_max):
+def _r2w2_cost_task(axis, v, fixed, seed, qp_max, n_eval):
     N, D = (int(v), fixed) if axis == "N" else (fixed, int(v))
     X, y = timing_problem(N, D, seed=seed)
-    row = dict(axis=axis, N=N, D=D, evaluations=10, **r2w2_evaluation_cost(X, y))
+    cost = r2w2_evaluation_cost(X, y, n_eval=n_eval)
+    row = dict(axis=axis, N=N, D=D, evaluations=n_eval, **cost)
     row["evaluation_seconds"] = sum(row[f"{k}_seconds"] for k in ("gram", "ball", "svm", "grad"))
     row["load_average_1min"] = os.getloadavg()[0]  # the machine's load while measuring
     if N <= qp_max:
@@ -519,14 +498,19 @@ def _r2w2_cost_task(axis, v, fixed, seed, qp_max):
     return [row]
 
 
-def r2w2_cost(section, data_dir=None, *, repeats=None, n_jobs=1, seed=0, qp_max=500):
-    """R2W2's time per phase against N (D = 30) and D (N = 30), as Tables VIII-IX."""
-    cpu = section["cputime"]
+def r2w2_cost(ctx):
+    """R2W2's time per phase against N (D fixed) and D (N fixed), on the N and D of the paper
+    config's ``cputime`` (Tables VIII-IX); the dense QP up to N = ``qp_max``."""
+    cpu, grid = ctx.paper_section()["cputime"], ctx.section
     fixed = cpu.get("fixed", 30)
-    tasks = [(axis, v, fixed, seed, qp_max) for axis in ("N", "D") for v in cpu[axis]]
-    # timings: one task at a time, whatever n_jobs (no competition for the cores)
-    rows = [row for part in _parallel(_r2w2_cost_task, tasks, 1) for row in part]
-    return pd.DataFrame(rows), {"cputime": cpu, "qp_max": qp_max}
+    tasks = [
+        (axis, v, fixed, ctx.seed_or(0), grid["qp_max"], int(grid["evaluations"]))
+        for axis in ("N", "D")
+        for v in cpu[axis]
+    ]
+    # timings: one task at a time, whatever --jobs (no competition for the cores)
+    rows = [row for part in ctx.map(_r2w2_cost_task, tasks, parallel=False) for row in part]
+    return pd.DataFrame(rows), {"cputime": cpu, "qp_max": grid["qp_max"]}
 
 
 def _upper(frame, axis, lo):
@@ -633,7 +617,7 @@ def _kfds_run(X, y, form, n_iter=10, mu=0.1):
     return log_w
 
 
-def _kfds_primal_task(D, N, seed, n_repeats):
+def _kfds_primal_task(D, N, seed, n_repeats, n_iter, mu):
     X, y = timing_problem(N, D, seed=seed)
     rows = []
     for form in ("dual", "primal", "arom"):
@@ -641,9 +625,9 @@ def _kfds_primal_task(D, N, seed, n_repeats):
         for _ in range(n_repeats):
             start = time.perf_counter()
             if form == "arom":
-                AROM(max_iter=10, tol=0.0).fit(X, y)
+                AROM(max_iter=n_iter, tol=0.0).fit(X, y)
             else:
-                _kfds_run(X, y, form)
+                _kfds_run(X, y, form, n_iter=n_iter, mu=mu)
             times.append(time.perf_counter() - start)
         rows.append(
             dict(axis="D", N=N, D=D, form=form, seconds=float(np.median(times)),
@@ -652,13 +636,17 @@ def _kfds_primal_task(D, N, seed, n_repeats):
     return rows
 
 
-def kfds_primal(section, data_dir=None, *, repeats=None, n_jobs=1, seed=0, n_repeats=3):
-    """KFDS in its dual (ours) and primal form, and AROM, over D at N = 30 (Table IX)."""
-    cpu = section["cputime"]
+def kfds_primal(ctx):
+    """KFDS in its dual (ours) and primal form, and AROM, over the D of the paper config's
+    ``cputime`` at its fixed N (Table IX); each time the median of ``n_repeats``."""
+    cpu, grid = ctx.paper_section()["cputime"], ctx.section
     N = cpu.get("fixed", 30)
-    tasks = [(int(D), N, seed, n_repeats) for D in cpu["D"]]
-    rows = [row for part in _parallel(_kfds_primal_task, tasks, 1) for row in part]
-    return pd.DataFrame(rows), {"cputime": cpu, "n_repeats": n_repeats}
+    tasks = [
+        (int(D), N, ctx.seed_or(0), int(grid["n_repeats"]), int(grid["n_iter"]), grid["mu"])
+        for D in cpu["D"]
+    ]
+    rows = [row for part in ctx.map(_kfds_primal_task, tasks, parallel=False) for row in part]
+    return pd.DataFrame(rows), {"cputime": cpu, "n_repeats": grid["n_repeats"]}
 
 
 def _kfds_primal_text(frame, command):
@@ -713,25 +701,15 @@ def _seeds_task(name, exp, kernel, method, X, y, seed):
     )
 
 
-def seeds(
-    section,
-    data_dir,
-    *,
-    repeats=None,
-    n_jobs=1,
-    seed=0,
-    seeds=(0, 1, 2, 3, 4),
-    name="fig3_ionosphere",
-    kernel="linear",
-    overrides=None,
-):
-    """One experiment of the paper run with other seeds (other sets of random splits);
-    ``seed`` is ignored (``seeds`` lists them)."""
-    exp = {**experiment_settings(section, name), **(overrides or {})}
-    X, y = _load(data_dir, exp["dataset"])
+def _realdata_seeds(ctx, seeds, overrides):
+    """The grid's ``experiment`` (with its ``kernel``) of the paper run, once per seed of
+    ``seeds``, with the settings of ``overrides`` changed."""
+    name, kernel = ctx.section["experiment"], ctx.section["kernel"]
+    exp = {**experiment_settings(ctx.paper_section(), name), **(overrides or {})}
+    X, y = _load(ctx.data, exp["dataset"])
     tasks = [(name, exp, kernel, m, X, y, s) for s in seeds for m in exp["methods"]]
     rows = []
-    for task, part in zip(tasks, _parallel(_seeds_task, tasks, n_jobs)):
+    for task, part in zip(tasks, ctx.map(_seeds_task, tasks)):
         # not "seed": the provenance columns record the run's seed under that name
         rows += [dict(r, split_seed=task[-1]) for r in part]
     frame = pd.DataFrame(rows).drop(columns=["fit_seconds"])
@@ -739,11 +717,17 @@ def seeds(
     return frame, {"experiment": exp, "kernel": kernel, "seeds": list(seeds)}
 
 
-def unstandardized(section, data_dir, *, repeats=None, n_jobs=1, seed=0):
-    """The Ionosphere linear-kernel experiment (Fig. 3(a)) without the standardisation of the
-    features (rankers and SVM), on the paper run's splits."""
-    return seeds(section, data_dir, n_jobs=n_jobs, seeds=(seed,),
-                 overrides={"standardize": False})  # fmt: skip
+def seeds(ctx):
+    """One experiment of the paper run with other seeds (other sets of random splits): the
+    grid's ``seeds`` (``--seed`` is not used)."""
+    return _realdata_seeds(ctx, [int(s) for s in ctx.section["seeds"]], None)
+
+
+def unstandardized(ctx):
+    """The Ionosphere linear-kernel experiment (Fig. 3(a)) with the grid's ``overrides``
+    (without the standardisation of the features, rankers and SVM), on the paper run's splits
+    (seed ``--seed``, default 0)."""
+    return _realdata_seeds(ctx, [ctx.seed_or(0)], ctx.section["overrides"])
 
 
 def _seeds_text(frame, command):
@@ -781,8 +765,6 @@ def _seeds_text(frame, command):
 # ---------------------------------------------------------------------------------------------
 #: Methods whose ranking comes from an iterative ascent (their stopping rule matters).
 ITERATIVE = ("sas", "scss", "sfs", "kfds")
-#: Experiments of ``stopping`` (one claim each: R24, R17, R5).
-STOPPING_EXPERIMENTS = ("table5_usps_binary", "fig6_parkinsons", "fig2_spambase")
 
 
 def _stopping_task(name, exp, kernel, method, X, y, seed, n_iter):
@@ -810,21 +792,22 @@ def _stopping_task(name, exp, kernel, method, X, y, seed, n_iter):
     return [dict(r, stopping=stopping) for r in rows]
 
 
-def stopping(section, data_dir, *, repeats=None, n_jobs=1, seed=0,
-             experiments=STOPPING_EXPERIMENTS, n_iter=10):  # fmt: skip
+def stopping(ctx):
     """The proposed (iterative) methods run to convergence (Algorithm 1, the paper run) or
-    stopped after ``n_iter`` iterations (the paper's Section VI-C setting), on the same splits;
-    ``repeats`` is ignored (each experiment keeps its own)."""
+    stopped after ``n_iter`` iterations (the paper's Section VI-C setting), on the same splits,
+    on the grid's ``experiments`` (each with its own repetitions)."""
+    section, seed, n_iter = ctx.paper_section(), ctx.seed_or(0), int(ctx.section["n_iter"])
+    experiments = list(ctx.section["experiments"])
     tasks = []
     for name in experiments:
         exp = experiment_settings(section, name)
-        X, y = _load(data_dir, exp["dataset"])
+        X, y = _load(ctx.data, exp["dataset"])
         for kernel in exp["kernels"]:
             for method in [m for m in exp["methods"] if m in ITERATIVE]:
                 if method == "sfs" and kernel != "rbf":
                     continue
                 tasks += [(name, exp, kernel, method, X, y, seed, it) for it in (None, n_iter)]
-    rows = [row for part in _parallel(_stopping_task, tasks, n_jobs) for row in part]
+    rows = [row for part in ctx.map(_stopping_task, tasks) for row in part]
     frame = pd.DataFrame(rows).drop(columns=["fit_seconds"])
     return frame, {"experiments": {n: experiment_settings(section, n) for n in experiments},
                    "n_iter": n_iter}  # fmt: skip
@@ -948,7 +931,7 @@ def _sas_significant(ours, others, D_full):
 # ---------------------------------------------------------------------------------------------
 # paper_self_check
 # ---------------------------------------------------------------------------------------------
-def paper_self_check(section=None, data_dir=None, *, repeats=None, n_jobs=1, seed=0):
+def paper_self_check():
     """R25 and the Table VII (Section V-C) ranks computed on the paper's own numbers."""
     from rlsbench.studies.fidelity.transcription import load_reported
     from rlsbench.studies.ramona.ledger import LEDGER, rank_rows
@@ -1095,84 +1078,79 @@ def _paper_self_check_text(frame, command):
 
 
 # ---------------------------------------------------------------------------------------------
-# command line
+# the runner's entries
 # ---------------------------------------------------------------------------------------------
+def _entry(compute, text, doc, keys=()):
+    """An :class:`Investigation` writing ``<name>.csv`` (the rows of ``compute(ctx)`` with
+    the provenance of the settings it reports) and ``<name>.md`` (``text(frame, command)``)."""
+
+    def run(ctx):
+        frame, used = compute(ctx)
+        ctx.write_csv(f"{ctx.name}.csv", frame, {"investigation": ctx.name, **used}, ctx.seed_or(0))
+        return markdown(ctx, frame)
+
+    def markdown(ctx, frame=None):
+        frame = ctx.read_csv(f"{ctx.name}.csv") if frame is None else frame
+        return ctx.write_markdown(f"{ctx.name}.md", text(frame, f"`{ctx.command}`"))
+
+    return Investigation(run, markdown, doc, tuple(keys))
+
+
 INVESTIGATIONS = {
-    "scss_epsilon": (scss_epsilon, _scss_epsilon_text),
-    "usps_bound": (usps_bound, _usps_bound_text),
-    "r2w2_cost": (r2w2_cost, _r2w2_cost_text),
-    "kfds_primal": (kfds_primal, _kfds_primal_text),
-    "seeds": (seeds, _seeds_text),
-    "stopping": (stopping, _stopping_text),
-    "unstandardized": (unstandardized, _seeds_text),
-    "paper_self_check": (paper_self_check, _paper_self_check_text),
+    "scss_epsilon": _entry(
+        scss_epsilon,
+        _scss_epsilon_text,
+        "SCSS's ε over a grid, converged or stopped, ε tuned by validation (Tables II, VI)",
+        ("cases", "baselines", "epsilons", "n_iters", "repeats", "limited"),
+    ),
+    "usps_bound": _entry(
+        usps_bound,
+        _usps_bound_text,
+        "USPS (Table II): tuned SVMs and a greedy wrapper, how low the error at small S goes",
+        (
+            "experiment",
+            "methods",
+            "max_S",
+            "repeats",
+            "svm_grid",
+            "cv",
+            "wrapper_steps",
+            "validation_size",
+        ),
+    ),  # fmt: skip
+    "r2w2_cost": _entry(
+        r2w2_cost,
+        _r2w2_cost_text,
+        "where our R2W2's time goes, phase by phase, against N and D (Tables VIII-IX)",
+        ("evaluations", "qp_max"),
+    ),
+    "kfds_primal": _entry(
+        kfds_primal,
+        _kfds_primal_text,
+        "KFDS's dual (ours) against the primal Fisher discriminant, and AROM, over D (Table IX)",
+        ("n_repeats", "n_iter", "mu"),
+    ),
+    "seeds": _entry(
+        seeds,
+        _seeds_text,
+        "the Ionosphere linear-kernel experiment (Fig. 3(a)) with other seeds",
+        ("experiment", "kernel", "seeds"),
+    ),
+    "stopping": _entry(
+        stopping,
+        _stopping_text,
+        "SAS, SCSS, SFS, KFDS converged against stopped after n_iter (Table V, Figs. 6, 2)",
+        ("experiments", "n_iter"),
+    ),
+    "unstandardized": _entry(
+        unstandardized,
+        _seeds_text,
+        "the Ionosphere linear-kernel experiment without standardising the features",
+        ("experiment", "kernel", "overrides"),
+    ),
+    "paper_self_check": _entry(
+        lambda ctx: paper_self_check(),
+        _paper_self_check_text,
+        "the claim rules (R24, R25, Table VII) applied to the paper's own numbers",
+    ),
 }
-
-
-def run(name, *, config=DEFAULT_CONFIG, data=DEFAULT_DATA, out=DEFAULT_OUT, repeats=None,
-        n_jobs=1, seed=0, text_only=False):  # fmt: skip
-    """Run investigation ``name`` and write ``<out>/<name>.csv`` and ``<out>/<name>.md``.
-
-    Parameters
-    ----------
-    name : one of :data:`INVESTIGATIONS`
-    config : str
-        Config file whose ``ramona`` section gives the experiments' settings.
-    data : str
-        Folder of the prepared datasets (``<dataset>.npz``).
-    out : str
-    repeats : int or None
-        Repetitions per experiment (None: the investigation's default).
-    n_jobs : int
-        Processes for the accuracy investigations (timings always run one at a time).
-    seed : int
-    text_only : bool
-        Rewrite ``<name>.md`` from the existing ``<name>.csv`` without running anything (the
-        summary names the command that made the CSV).
-    """
-    if name not in INVESTIGATIONS:
-        raise ValueError(f"investigation must be one of {sorted(INVESTIGATIONS)}, got {name!r}")
-    fn, text = INVESTIGATIONS[name]
-    args = {"repeats": repeats, "n_jobs": n_jobs if n_jobs != 1 else None}
-    if seed:
-        args["seed"] = seed
-    if text_only:
-        frame = pd.read_csv(Path(out) / f"{name}.csv")
-        write_markdown(Path(out) / f"{name}.md", text(frame, _command(name, args)))
-        return frame
-    section = _section(config)
-    kwargs = {"n_jobs": n_jobs, "seed": seed}
-    if repeats is not None:
-        kwargs["repeats"] = repeats
-    frame, used = fn(section, data, **kwargs)
-    _write(
-        out, name, frame, {"investigation": name, **used}, seed, text(frame, _command(name, args))
-    )
-    return frame
-
-
-def main(argv=None):
-    parser = argparse.ArgumentParser(
-        prog="python -m rlsbench.studies.ramona.investigations",
-        description="Runs that isolate why results of the ramona part differ from the paper.",
-    )
-    parser.add_argument("name", choices=sorted(INVESTIGATIONS))
-    parser.add_argument("--config", default=DEFAULT_CONFIG)
-    parser.add_argument("--data", default=DEFAULT_DATA)
-    parser.add_argument("--out", default=DEFAULT_OUT)
-    parser.add_argument("--repeats", type=int, default=None)
-    parser.add_argument("--n-jobs", type=int, default=1)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument(
-        "--text-only",
-        action="store_true",
-        help="rewrite <name>.md from the existing <name>.csv (give the options that made it)",
-    )
-    a = parser.parse_args(argv)
-    run(a.name, config=a.config, data=a.data, out=a.out, repeats=a.repeats, n_jobs=a.n_jobs,
-        seed=a.seed, text_only=a.text_only)  # fmt: skip
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

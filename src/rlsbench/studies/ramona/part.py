@@ -39,5 +39,6 @@ PART = Part(
         "kcs_wang": {"color": "brown", "marker": "X", "linestyle": "longdash"},
     },
     docs="parts/ramona.rst",
+    investigations="rlsbench.studies.ramona.investigations",
     order=40,
 )

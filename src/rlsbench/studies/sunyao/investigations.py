@@ -32,28 +32,29 @@ mean ± std over the splits, basis vectors, the paired t-test against Forward, a
 S1 ("Forward and the better RVM are comparable: the paired t-test does not reject at 0.01")
 holds.
 
-Run (after the ``prepare`` rule made the datasets)::
+The variants, datasets and workflow folder to run are the ``table1_variants`` section of
+``config/investigations/sunyao.yaml``; the settings changed are the paper config's ``sunyao``
+section. Run (after the ``prepare`` rule made the datasets)::
 
-    python -m rlsbench.studies.sunyao.investigations --config config/paper.yaml \\
-        --prepared results/datasets/prepared --out results/paper/sunyao/investigations
+    rlsbench investigate sunyao table1_variants \\
+        --set variants=[config,all_inputs] --set datasets=[ozone]
 """
 
 from __future__ import annotations
 
-import argparse
 import copy
 import json
 import logging
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import yaml
 from threadpoolctl import threadpool_limits
 
-from rlsbench.benchmark.provenance import config_hash, provenance
-from rlsbench.benchmark.tables import markdown_table, with_provenance, write_csv, write_markdown
+from rlsbench.benchmark.config import ConfigError
+from rlsbench.benchmark.investigate import Investigation
+from rlsbench.benchmark.provenance import config_hash
+from rlsbench.benchmark.tables import markdown_table, write_csv
 from rlsbench.studies.sunyao.experiments import (
     LABELS,
     METHODS,
@@ -327,64 +328,36 @@ def _made_by(frame):
     return "\n".join(lines) + "\n\n"
 
 
-def _command(argv):
-    """This run's command line (the output folder and thread count change no result)."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    kept, skip = [], False
-    for a in argv:
-        if skip:
-            skip = False
-        elif a in ("--out", "--threads"):
-            skip = True
-        elif not a.startswith(("--out=", "--threads=")):
-            kept.append(a)
-    return " ".join(["python -m rlsbench.studies.sunyao.investigations", *kept])
+def table1_variants(ctx):
+    """Run the section's variants on its datasets, merge them into ``table1_variants.csv``
+    (rows of other (variant, dataset) pairs kept) and rewrite ``table1_variants.md``.
 
-
-def main(argv=None):
-    parser = argparse.ArgumentParser(
-        prog="python -m rlsbench.studies.sunyao.investigations",
-        description="Sun & Yao Table 1 with one setting changed at a time (isolating runs).",
-    )
-    parser.add_argument("--config", required=True, help="workflow config with a sunyao section")
-    parser.add_argument("--prepared", required=True, help="folder of the prepared .npz files")
-    parser.add_argument("--out", required=True, help="output folder")
-    parser.add_argument(
-        "--variants", default=",".join(VARIANTS), help="comma-separated; known: %(default)s"
-    )
-    parser.add_argument("--datasets", default=None, help="comma-separated (default: all)")
-    parser.add_argument(
-        "--hyper",
-        default=None,
-        help="a workflow run's sunyao/hyper/table1 folder (CV choices reused where the "
-        "settings are the same)",
-    )
-    parser.add_argument("--threads", type=int, default=1, choices=range(1, 65), metavar="N")
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(message)s")
-    try:
-        config = yaml.safe_load(Path(args.config).read_text())
-        section = config["sunyao"]
-    except (OSError, yaml.YAMLError, KeyError, TypeError) as exc:
-        parser.error(f"--config {args.config}: cannot read its sunyao section ({exc})")
-    variants = tuple(v for v in args.variants.split(",") if v)
-    datasets = None if args.datasets is None else args.datasets.split(",")
+    One BLAS thread, whatever ``--jobs`` (the variants share their CV choices and split runs
+    through one cache, computed in order), so that no row depends on the machine's threads.
+    """
+    section = ctx.paper_section()
+    variants = tuple(ctx.section["variants"] or VARIANTS)
+    datasets = ctx.section["datasets"]
     try:
         frame = run_variants(
-            section, args.prepared, variants, datasets, args.threads, hyper_dir=args.hyper
+            section,
+            ctx.data,
+            variants,
+            datasets,
+            threads=1,
+            hyper_dir=ctx.section["hyper"],
         )
     except ValueError as exc:
-        parser.error(str(exc))
+        raise ConfigError(f"{ctx.config}: table1_variants: {exc}") from None
     info = {"section": section, "variants": list(variants), "datasets": datasets}
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    frame = merge_variants(
-        out / "table1_variants.csv",
-        with_provenance(frame, {"command": _command(argv), **provenance(info, section["seed"])}),
-    )
-    write_csv(frame, out / "table1_variants.csv")
-    write_markdown(out / "table1_variants.md", variants_markdown(frame))
-    return 0
+    path = ctx.out / "table1_variants.csv"
+    write_csv(merge_variants(path, ctx.provenance(frame, info, section["seed"])), path)
+    return markdown_from_csv(ctx)
+
+
+def markdown_from_csv(ctx):
+    frame = ctx.read_csv("table1_variants.csv")
+    return ctx.write_markdown("table1_variants.md", variants_markdown(frame))
 
 
 def merge_variants(path, frame):
@@ -408,5 +381,11 @@ def merge_variants(path, frame):
     return merged.iloc[np.argsort(key.to_numpy(), kind="stable")].reset_index(drop=True)
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+INVESTIGATIONS = {
+    "table1_variants": Investigation(
+        table1_variants,
+        markdown_from_csv,
+        "Table 1 with one setting changed at a time (inputs, k_max, the Old RVM's iterations)",
+        keys=("variants", "datasets", "hyper"),
+    ),
+}

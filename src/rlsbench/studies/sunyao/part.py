@@ -41,5 +41,6 @@ PART = Part(
         "rvm_new": {"color": "green", "marker": "P", "linestyle": "longdash"},
     },
     docs="parts/sunyao.rst",
+    investigations="rlsbench.studies.sunyao.investigations",
     order=50,
 )
