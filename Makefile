@@ -77,12 +77,24 @@ test-slurm: install
 	$(BIN)/pip install --quiet -e '.[slurm]'
 	tests/slurm/run_test.sh
 
-# Runtime scaling study (issue 5): the full grid of config/paper.yaml (~15 min on 2 cores: the
-# timing jobs run one at a time), then its committed copy under results/paper/scaling/.
-.PHONY: scaling-paper
-scaling-paper: install
+# One part of config/paper.yaml (PART=main, scaling, buteneers, ramona, sunyao or a plugin's part;
+# `rlsbench config check` lists them), then its committed copy under results/paper/<PART>/ with
+# provenance.json (from a clean checkout: publishing refuses a dirty one). Datasets from MIRROR
+# or the upstream URLs. Times on 2 cores: docs/parts/<PART>.rst.
+PART ?=
+.PHONY: paper
+paper: install
+	@test -n "$(PART)" || { echo "make paper PART=<part>: one of the parts of config/paper.yaml" >&2; exit 2; }
 	$(BIN)/rlsbench config check config/paper.yaml
-	nice -n 10 $(BIN)/snakemake --cores $(CORES) --configfile config/paper.yaml scaling_publish
+	nice -n 10 $(BIN)/snakemake --cores $(CORES) --configfile config/paper.yaml \
+		--config 'mirrors=[$(if $(MIRROR),"$(MIRROR)")]' $(PART)_publish
+
+# The identity check: every committed table under results/paper/ against the run of
+# config/paper.yaml in results/runs/paper/ (run it first, e.g. in a clean clone: `snakemake
+# --cores 2 --configfile config/paper.yaml`); exact, measured times and machine columns aside.
+.PHONY: identity
+identity: install
+	$(BIN)/python -m rlsbench.studies.identity results/runs/paper --committed results/paper
 
 # Every registry dataset downloaded, verified and prepared into results/datasets/prepared/
 # (MIRROR: a mirror laid out like ../shared/datasets; empty = upstream URLs only).
@@ -90,15 +102,6 @@ MIRROR ?= ../shared/datasets
 .PHONY: datasets
 datasets: install
 	$(BIN)/snakemake --cores $(CORES) datasets_all --config 'mirrors=[$(if $(MIRROR),"$(MIRROR)")]'
-
-# Sun & Yao (issue 8): Table 1 and Fig. 1 of config/paper.yaml (datasets from MIRROR or the
-# upstream URLs; ~20 CPU-minutes, 16 of them the 5-fold CV grids), then their committed copy
-# under results/paper/sunyao/.
-.PHONY: sunyao-paper
-sunyao-paper: install
-	$(BIN)/rlsbench config check config/paper.yaml
-	nice -n 10 $(BIN)/snakemake --cores $(CORES) --configfile config/paper.yaml \
-		--config 'mirrors=[$(if $(MIRROR),"$(MIRROR)")]' sunyao_publish
 
 # The reference benchmark (issue 30): config/benchmark.yaml (25 public datasets, 17 methods,
 # statistics across datasets), then its committed copy under results/benchmark/ (from a clean
