@@ -151,7 +151,9 @@ def test_the_check_sees_a_contradicting_claim_without_a_cause():
 # Whose a contradiction is (issue 28)
 # ---------------------------------------------------------------------------------------------
 def _investigation(scope, cause, finding="x"):
-    return dict(paper="buteneers", scope=scope, dataset="", cause=cause, finding=finding, evidence="r")
+    return dict(
+        paper="buteneers", scope=scope, dataset="", cause=cause, finding=finding, evidence="r"
+    )
 
 
 EXPECTED_CLASS = {
