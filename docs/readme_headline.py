@@ -2,8 +2,8 @@
 
 - ``HEADLINE-SPEED``: the ratio table of ``make bench`` (``benchmarks/results/greedy_rls.md``,
   written by ``benchmarks/bench_greedy_rls.py --markdown``);
-- ``HEADLINE-FIDELITY``: the fidelity ledger's counts per paper
-  (``results/paper/fidelity_summary.csv``, written by the ``fidelity`` rule);
+- ``HEADLINE-FIDELITY``: the fidelity ledger's counts per paper, *contradicts* split by whose
+  it is (``results/paper/fidelity_summary.csv``, written by the ``fidelity`` rule);
 - ``HEADLINE-BENCHMARK``: the reference benchmark's critical-difference diagrams and where
   greedy RLS ranks (``results/benchmark/``, published by ``main_publish`` with
   ``config/benchmark.yaml``).
@@ -29,15 +29,6 @@ FIDELITY = REPO / "results" / "paper" / "fidelity_summary.csv"
 BENCHMARK = REPO / "results" / "benchmark"
 #: The operating point the headline shows (the mean test score over k = 1..K).
 BENCHMARK_POINT = "auc"
-VERDICTS = [
-    "match",
-    "same conclusion",
-    "inconclusive",
-    "contradicts",
-    "not public",
-    "not run",
-    "total",
-]
 _COUNTS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
 
 
@@ -59,24 +50,37 @@ def speed_block(path=SPEED) -> str:
 
 
 def fidelity_block(path=FIDELITY) -> str:
+    from rlsbench.studies.fidelity import split_by_whose
+    from rlsbench.studies.fidelity.investigations import CLASSES
+
     summary = pd.read_csv(path)
     names = paper_names()
     parts = []
-    for level, title in (
-        ("item", "numbered tables and figures of the papers"),
-        ("claim", "claims stated in the papers' text"),
-    ):
-        table = summary[summary["level"] == level].set_index("paper")[VERDICTS]
+    levels = {
+        "item": "numbered tables and figures of the papers",
+        "claim": "claims stated in the papers' text",
+    }
+    # the classes of either table, in both: the two tables have the same columns
+    columns = split_by_whose(summary[summary["level"].isin(list(levels))])
+    shown = {c.removeprefix("contradicts: ") for c in columns}
+    for level, title in levels.items():
+        table = summary[summary["level"] == level].set_index("paper")[columns]
         if level == "claim":  # a claim holds or not: "match" (a number) does not apply
             table = table.drop(columns="match").rename(
-                columns={"same conclusion": "holds", "contradicts": "does not hold"}
+                columns=lambda c: (
+                    "holds"
+                    if c == "same conclusion"
+                    else c.replace("contradicts: ", "does not hold: ")
+                )
             )
         table.index = [names.get(p, p) for p in table.index]
         table.index.name = "paper"
         parts.append(f"*{title.capitalize()}*, by verdict:\n\n" + table.to_markdown() + "\n")
+    classes = "; ".join(f"*{c}*: {what}" for c, what in CLASSES.items() if c in shown)
     return (
         "**How the papers fare** (the fidelity ledger, `results/paper/fidelity_summary.csv`; "
-        "a verdict comes from a written rule, not by hand):\n\n" + "\n".join(parts)
+        "a verdict comes from a written rule, not by hand; a contradiction is split by whose it "
+        f"is, from the causes found: {classes}):\n\n" + "\n".join(parts)
     )
 
 

@@ -183,6 +183,64 @@ def test_the_readme_headline_tables_are_what_the_committed_files_say():
     summary = pd.read_csv(REPO / "results" / "paper" / "fidelity_summary.csv")
     total = summary[(summary["level"] == "item") & (summary["paper"] == "all")].iloc[0]
     cells = ["all four", *(total[v] for v in ("match", "same conclusion", "inconclusive"))]
-    cells.append(total["contradicts"])
+    # contradicts, split by whose it is: the classes that occur, adding up to the total
+    levels = summary[summary["level"].isin(["item", "claim"])]
+    classes = [c for c in summary.columns if c.startswith("contradicts: ") and levels[c].sum()]
+    assert classes and sum(total[c] for c in classes) == total["contradicts"]
+    cells += [total[c] for c in classes]
     row = r"\|" + r"\|".join(rf"\s*{re.escape(str(c))}\s*" for c in cells) + r"\|"
     assert re.search(row, readme), row
+    for c in classes:
+        assert c in readme
+
+
+def _texts_about_the_papers():
+    """README.md, every docs page and the report's captions, each with the paper it is about
+    (a part's page: its part's paper; else None)."""
+    from rlsbench.benchmark.parts import installed_parts
+
+    paper_of_page = {part.docs: part.paper for part in installed_parts() if part.docs}
+    texts = [(REPO / "README.md", None)]
+    texts += [(page, paper_of_page.get(page.relative_to(DOCS).as_posix())) for page in _pages()]
+    captions = sorted((REPO / "src" / "rlsbench" / "studies").glob("*/workflow/report/*.rst"))
+    captions += sorted((REPO / "workflow" / "report").glob("*.rst"))
+    assert captions, "no report captions found: the scan itself is broken"
+    return texts + [(c, None) for c in captions]
+
+
+def test_sentences_naming_a_claim_take_its_verdict_from_the_ledger():
+    """A sentence of the README, the docs or the report's captions that names a ledger claim id
+    (or, on a paper's page, one of its contradicted items) says nothing of its verdict by hand:
+    it writes it with the ``:ledger:`` role, from ``results/paper/fidelity.csv``; every role's
+    target is a claim of the ledger."""
+    from rlsbench.studies.fidelity.text import LEDGER_ROLE, claim_rows, hand_written_verdicts
+
+    ledger = pd.read_csv(REPO / "results" / "paper" / "fidelity.csv", keep_default_na=False)
+    claim_ids = set(ledger.loc[ledger["level"] == "claim", "claim_id"])
+    bad = ledger[(ledger["level"] == "item") & (ledger["verdict"] == "contradicts")]
+    problems, roles = [], 0
+    for path, paper in _texts_about_the_papers():
+        text = path.read_text()
+        items = set(bad.loc[bad["paper"] == paper, "item"]) if paper else set()
+        for r in hand_written_verdicts(text, claim_ids, items).itertuples(index=False):
+            problems.append(
+                f"{path.relative_to(REPO)}:{r.line}: {r.claim_id} next to {r.word!r}: "
+                f"{r.sentence[:120]}"
+            )
+        for m in LEDGER_ROLE.finditer(text):
+            roles += 1
+            try:
+                claim_rows(ledger, m.group("target"))
+            except ValueError as exc:
+                problems.append(f"{path.relative_to(REPO)}: {exc}")
+    assert roles, "no :ledger: role found: the scan itself is broken"
+    assert not problems, "\n".join(problems)
+
+
+def test_the_sentence_check_fails_on_a_planted_wrong_sentence():
+    from rlsbench.studies.fidelity.text import hand_written_verdicts
+
+    page = (DOCS / "parts" / "main.rst").read_text()
+    planted = page + "\nClaim P7 comes from our protocol's additions: it does not hold.\n"
+    assert hand_written_verdicts(page, ["P7"]).empty
+    assert hand_written_verdicts(planted, ["P7"])["claim_id"].tolist() == ["P7"]

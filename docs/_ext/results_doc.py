@@ -21,6 +21,11 @@ build.
     The built-in dataset registry (package data, read with rlsbench's own loader): one row per
     dataset with its task, format, shape and class counts after preprocessing and the hosts of
     its upstream URLs, then each dataset's description and preprocessing.
+``:ledger:`R36``` (a role; ``:ledger:`S1/boston-housing``` for one scope)
+    What the ledger (``results/paper/fidelity.csv``) says of a claim: its verdict and, for a
+    contradiction, whose it is, written by
+    :func:`rlsbench.studies.fidelity.text.ledger_says`. A sentence that names a claim id says
+    its verdict through this role only (``tests/test_docs.py`` checks it).
 ``.. fidelity-ledger:: pahikkala``
     The rows of ``results/paper/fidelity.csv`` for one paper: option ``:levels:`` (default
     ``item,claim``) picks the row levels, ``:items:`` (a regular expression searched in the
@@ -304,6 +309,27 @@ class DatasetRegistry(SphinxDirective):
         return [table, _source_line("src/rlsbench/benchmark/datasets/registry.yaml"), notes]
 
 
+_LEDGERS: dict = {}
+
+
+def ledger_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """``:ledger:`R36``` -> "R36: contradicts, paper disagrees with itself" (see the module)."""
+    from rlsbench.studies.fidelity.text import ledger_says
+
+    env = inliner.document.settings.env
+    path = Path(env.config.rlsbench_repo_root) / LEDGER
+    env.note_dependency(str(path))
+    key = (str(path), path.stat().st_mtime_ns)
+    if key not in _LEDGERS:
+        _LEDGERS[key] = pd.read_csv(path, keep_default_na=False)
+    try:
+        said = ledger_says(_LEDGERS[key], utils.unescape(text))
+    except ValueError as exc:
+        msg = inliner.reporter.error(f"{rawtext}: {exc}", line=lineno)
+        return [inliner.problematic(rawtext, rawtext, msg)], [msg]
+    return [nodes.emphasis(said, said, classes=["ledger-says"])], []
+
+
 def setup(app):
     if "rlsbench_repo_root" not in app.config.values:
         app.add_config_value("rlsbench_repo_root", str(Path(__file__).resolve().parents[2]), "env")
@@ -312,4 +338,5 @@ def setup(app):
     app.add_directive("result-csv", ResultCsv)
     app.add_directive("fidelity-ledger", FidelityLedger)
     app.add_directive("dataset-registry", DatasetRegistry)
+    app.add_role("ledger", ledger_role)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

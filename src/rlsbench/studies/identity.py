@@ -61,6 +61,7 @@ LEDGER_SHARED = (
     "reported_n",
     "tolerance",
     "verdict",
+    "whose",
     "source",
     "cause",
     "evidence",

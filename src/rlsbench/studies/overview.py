@@ -3,9 +3,10 @@
 Answers, each from the tables of the parts that ran (a part that did not run says so):
 
 * **fidelity to the papers**, the framework's own — the ledger's verdict counts per paper for
-  the numbered tables and figures and for the claims in words, the verdict of every numbered
-  table and figure with its reason, and every claim with the verdicts of its checked scopes
-  (:mod:`rlsbench.studies.fidelity`, ``fidelity.csv``);
+  the numbered tables and figures and for the claims in words, *contradicts* split by whose it
+  is (the ledger's ``whose``), the verdict of every numbered table and figure with its reason,
+  and every claim with the verdicts of its checked scopes (:mod:`rlsbench.studies.fidelity`,
+  ``fidelity.csv``);
 * then what each paper brings (:class:`Answer`): the ``overview`` function of its part
   (:class:`rlsbench.benchmark.parts.Part`) reads the tables its parts list in
   ``overview_tables`` and returns its answers (a headline, a section of the page, a fragment
@@ -31,6 +32,7 @@ from pandas.io.formats.style import Styler
 from rlsbench.benchmark.atomic import atomic_write_text
 from rlsbench.benchmark.parts import PartPluginError, distribution_of, installed_parts, papers
 from rlsbench.benchmark.views import page
+from rlsbench.studies.fidelity.investigations import CLASSES
 from rlsbench.studies.fidelity.ours import RunTree
 from rlsbench.studies.fidelity.transcription import load_claims
 from rlsbench.studies.fidelity.verdicts import VERDICTS
@@ -123,15 +125,44 @@ def sortable_table(frame: pd.DataFrame, ident: str, *, escape=True, numeric=()) 
 # ---------------------------------------------------------------------------------------------
 # Fidelity
 # ---------------------------------------------------------------------------------------------
+def split_verdicts(rows: pd.DataFrame) -> pd.Series:
+    """Each row's verdict, *contradicts* as ``"contradicts: <whose>"`` (the ledger's class of
+    the contradiction, :data:`~rlsbench.studies.fidelity.investigations.CLASSES`)."""
+    contradicts = rows["verdict"] == "contradicts"
+    return rows["verdict"].where(~contradicts, "contradicts: " + rows["whose"])
+
+
+def split_columns(ledger: pd.DataFrame) -> list[str]:
+    """The verdicts of the first page's counts: *contradicts* replaced by the classes that
+    occur among the ledger's ``item`` and ``claim`` rows, in the order of ``CLASSES``."""
+    present = set(split_verdicts(ledger[ledger["level"].isin(["item", "claim"])]))
+    at = VERDICTS.index("contradicts")
+    classes = [f"contradicts: {c}" for c in CLASSES if f"contradicts: {c}" in present]
+    return [*VERDICTS[:at], *classes, *VERDICTS[at + 1 :]]
+
+
+def spell_counts(rows: pd.DataFrame) -> str:
+    """'3 match, …, 13 contradicts (3 within noise, 5 our setting, …), …' of ``rows``."""
+    counts = rows["verdict"].value_counts()
+    classes = rows.loc[rows["verdict"] == "contradicts", "whose"].value_counts()
+    split = ", ".join(f"{int(classes[c])} {c}" for c in CLASSES if c in classes)
+    return ", ".join(
+        f"{int(counts.get(v, 0))} {v}" + (f" ({split})" if v == "contradicts" and split else "")
+        for v in VERDICTS
+    )
+
+
 def verdict_counts(ledger: pd.DataFrame) -> pd.DataFrame:
     """Verdict counts per paper (rows, plus "all") for the numbered tables and figures and the
-    claims (column groups), from the ledger's ``item`` and ``claim`` rows."""
+    claims (column groups), from the ledger's ``item`` and ``claim`` rows; *contradicts* split
+    by whose it is (:func:`split_columns`)."""
     known = papers()
     blocks = {}
+    columns = split_columns(ledger)
     for level, title in (("item", "tables and figures"), ("claim", "claim checks")):
         rows = ledger[ledger["level"] == level]
-        counts = pd.crosstab(rows["paper"], rows["verdict"]).reindex(
-            index=[p for p in known if p in set(ledger["paper"])], columns=VERDICTS, fill_value=0
+        counts = pd.crosstab(rows["paper"], split_verdicts(rows)).reindex(
+            index=[p for p in known if p in set(ledger["paper"])], columns=columns, fill_value=0
         )
         counts.loc["all"] = counts.sum()
         counts["total"] = counts.sum(axis=1)
@@ -142,7 +173,8 @@ def verdict_counts(ledger: pd.DataFrame) -> pd.DataFrame:
 
 
 def item_verdicts(ledger: pd.DataFrame) -> pd.DataFrame:
-    """One row per numbered table and figure: paper, item, verdict, reason."""
+    """One row per numbered table and figure: paper, item, verdict, whose a contradiction is,
+    reason."""
     items = ledger[ledger["level"] == "item"]
     known = papers()
     return pd.DataFrame(
@@ -150,6 +182,7 @@ def item_verdicts(ledger: pd.DataFrame) -> pd.DataFrame:
             "paper": items["paper"].map(lambda p: known.get(p, p)),
             "item": items["item"],
             "verdict": items["verdict"],
+            "whose": items["whose"].fillna(""),
             "why": items["reason"].fillna(""),
         }
     )
@@ -166,6 +199,7 @@ def claim_verdicts(ledger: pd.DataFrame, claims: pd.DataFrame | None = None) -> 
     out = []
     for (paper, cid), group in rows.groupby(["paper", "claim_id"], sort=False):
         counts = group["verdict"].value_counts()
+        classes = group.loc[group["verdict"] == "contradicts", "whose"]
         out.append(
             {
                 "paper": known.get(paper, paper),
@@ -175,6 +209,7 @@ def claim_verdicts(ledger: pd.DataFrame, claims: pd.DataFrame | None = None) -> 
                     f"{int(counts[v])} {v}" for v in VERDICTS if v in counts
                 ),
                 "worst": next(v for v in ("contradicts", *VERDICTS) if v in counts),
+                "whose": ", ".join(c for c in CLASSES if c in set(classes)),
             }
         )
     return pd.DataFrame(out)
@@ -187,16 +222,12 @@ def fidelity_section(ledger: pd.DataFrame | None) -> tuple[str, str]:
             "<b>Fidelity</b>: the ledger was not computed in this run (no part it reads ran).",
             "",
         )
-    items = ledger[ledger["level"] == "item"]["verdict"].value_counts()
-    claims = ledger[ledger["level"] == "claim"]["verdict"].value_counts()
-
-    def spell(counts):
-        return ", ".join(f"{int(counts.get(v, 0))} {v}" for v in VERDICTS)
-
+    items = ledger[ledger["level"] == "item"]
+    claims = ledger[ledger["level"] == "claim"]
     headline = (
-        f"<b>Fidelity to the papers</b>: of {int(items.sum())} numbered tables and figures, "
-        f"{spell(items)}; of {int(claims.sum())} checked scopes of the papers' claims in "
-        f"words, {spell(claims)}."
+        f"<b>Fidelity to the papers</b>: of {len(items)} numbered tables and figures, "
+        f"{html.escape(spell_counts(items))}; of {len(claims)} checked scopes of the papers' "
+        f"claims in words, {html.escape(spell_counts(claims))}."
     )
     counts = verdict_counts(ledger)
     counts_html = sortable_table(
@@ -219,9 +250,10 @@ def fidelity_section(ledger: pd.DataFrame | None) -> tuple[str, str]:
     legend = '<p class="legend">' + "".join(_verdict_html(v) for v in VERDICTS) + "</p>"
     item_table["verdict"] = item_table["verdict"].map(_verdict_html)
     item_table["why"] = item_table["why"].map(html.escape)
+    item_table["whose"] = item_table["whose"].map(html.escape)
     claim_table = claim_verdicts(ledger)
     claim_table["worst"] = claim_table["worst"].map(_verdict_html)
-    for col in ("paper", "claim", "what the paper says", "verdicts of its scopes"):
+    for col in ("paper", "claim", "what the paper says", "verdicts of its scopes", "whose"):
         claim_table[col] = claim_table[col].map(lambda v: html.escape(str(v)))
     section = (
         "<h2>Fidelity to the papers</h2>\n"
@@ -232,7 +264,9 @@ def fidelity_section(ledger: pd.DataFrame | None) -> tuple[str, str]:
         "<em>same conclusion</em>: the paper's ordering or claim holds, the numbers differ; "
         "<em>inconclusive</em>: within the spread of our own repetitions, or a measured "
         "exponent whose confidence interval straddles the claim's threshold; "
-        "<em>contradicts</em>; <em>not public</em>: the data are not available; "
+        "<em>contradicts</em>, split by whose it is ("
+        + "; ".join(f"<em>{c}</em>: {html.escape(what)}" for c, what in CLASSES.items())
+        + "); <em>not public</em>: the data are not available; "
         "<em>not run</em>: not in this run's configuration). Every cell and series with its "
         "reason: the Fidelity category.</p>\n"
         + counts_html
@@ -323,13 +357,21 @@ def first_page_html(*, ledger: pd.DataFrame | None, answers: Sequence[Answer] = 
     if ledger is None:
         out.append("<p><b>Fidelity to the papers</b>: the ledger was not computed.</p>")
     else:
-        items = ledger[ledger["level"] == "item"]["verdict"].value_counts()
-        claims = ledger[ledger["level"] == "claim"]["verdict"].value_counts()
+        levels = ledger[ledger["level"] == "item"], ledger[ledger["level"] == "claim"]
+        items, claims = (rows["verdict"].value_counts() for rows in levels)
+        split = [split_verdicts(rows).value_counts() for rows in levels]
+        shown = split_columns(ledger)
         counts = pd.DataFrame(
             {
-                "verdict": [_verdict_html(v) for v in VERDICTS] + ["<b>total</b>"],
-                "tables and figures": [int(items.get(v, 0)) for v in VERDICTS] + [int(items.sum())],
-                "claim checks": [int(claims.get(v, 0)) for v in VERDICTS] + [int(claims.sum())],
+                "verdict": [
+                    _verdict_html("contradicts", v)
+                    if v.startswith("contradicts: ")
+                    else _verdict_html(v)
+                    for v in shown
+                ]
+                + ["<b>total</b>"],
+                "tables and figures": [int(split[0].get(v, 0)) for v in shown] + [int(items.sum())],
+                "claim checks": [int(split[1].get(v, 0)) for v in shown] + [int(claims.sum())],
             }
         )
         confirmed = int(items.get("match", 0) + items.get("same conclusion", 0))
@@ -337,7 +379,9 @@ def first_page_html(*, ledger: pd.DataFrame | None, answers: Sequence[Answer] = 
             "<p><b>Fidelity to the papers</b>: "
             f"{confirmed} of {int(items.sum())} numbered tables and figures of the "
             f"{_papers_of(ledger)} papers confirmed (match or same conclusion), "
-            f"{int(items.get('contradicts', 0))} contradicted; of {int(claims.sum())} checks of "
+            f"{int(items.get('contradicts', 0))} contradicted (split below by whose it is: "
+            "the paper's own numbers, our setting, our implementation, within noise, not borne "
+            f"out, hardware); of {int(claims.sum())} checks of "
             f"their claims in words, "
             f"{int(claims.get('match', 0) + claims.get('same conclusion', 0))} confirmed, "
             f"{int(claims.get('contradicts', 0))} contradicted, "

@@ -10,10 +10,13 @@ import pytest
 from rlsbench.studies.fidelity import build_ledger, items
 from rlsbench.studies.fidelity.investigations import (
     CAUSES,
+    CLASS_OF_CAUSE,
+    CLASSES,
     as_frame,
     attach,
     load_investigations,
     unexplained,
+    whose,
 )
 
 PAPER = Path(__file__).resolve().parents[3] / "results" / "paper"
@@ -142,3 +145,103 @@ def test_the_check_sees_a_contradicting_claim_without_a_cause():
     """The test above can fail: a contradicting claim no investigation names is reported."""
     ledger = _ledger([("claim", "sunyao", "Table 1", "ozone", "S1", "contradicts")])
     assert len(unexplained(attach(ledger, as_frame([])))) == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Whose a contradiction is (issue 28)
+# ---------------------------------------------------------------------------------------------
+def _investigation(scope, cause, finding="x"):
+    return dict(
+        paper="buteneers", scope=scope, dataset="", cause=cause, finding=finding, evidence="r"
+    )
+
+
+EXPECTED_CLASS = {
+    "paper": "paper disagrees with itself",
+    "implementation": "implementation differs",
+    "bug": "implementation differs",
+    "protocol": "our setting",
+    "hyperparameter": "our setting",
+    "data": "our setting",
+    "noise": "within noise",
+    "unexplained": "not borne out",
+    "hardware": "hardware",
+}
+
+
+def test_every_cause_has_a_class():
+    assert set(CLASS_OF_CAUSE) == set(CAUSES)
+    assert set(CLASS_OF_CAUSE.values()) <= set(CLASSES)
+
+
+@pytest.mark.parametrize(("cause", "expected"), sorted(EXPECTED_CLASS.items()))
+def test_a_contradiction_takes_the_class_of_its_cause(cause, expected):
+    ledger = _ledger([("claim", "buteneers", "Table 5", "", "B3", "contradicts")])
+    out = attach(ledger, as_frame([_investigation("B3", cause)]))
+    assert out["whose"].tolist() == [expected]
+
+
+@pytest.mark.parametrize(
+    ("causes", "expected"),
+    [
+        (["hyperparameter", "paper"], "paper disagrees with itself"),  # R24
+        (["protocol", "noise"], "within noise"),  # R11
+        (["hardware", "noise", "data"], "within noise"),  # Table 5
+        (["implementation", "hyperparameter"], "our setting"),
+        (["unexplained", "implementation"], "implementation differs"),
+        (["hardware", "unexplained"], "not borne out"),  # Table 3: hardware gives way
+    ],
+)
+def test_several_causes_give_the_class_first_in_priority(causes, expected):
+    ledger = _ledger([("item", "buteneers", "Table 5", "", "", "contradicts")])
+    inv = as_frame([_investigation("Table 5", c, finding=c) for c in causes])
+    out = attach(ledger, inv)
+    assert out["whose"].tolist() == [expected]
+    assert whose("contradicts", list(reversed(causes))) == expected  # order does not matter
+
+
+def test_a_contradiction_without_investigation_is_not_investigated_and_others_have_none():
+    out = attach(LEDGER, as_frame([_investigation("B3", "paper")]))
+    assert out["whose"].tolist() == [
+        "not investigated",  # the item Table 5: B3's investigation is the claim's
+        "not investigated",
+        "not investigated",
+        "",  # a match has no class
+        "paper disagrees with itself",
+        "not investigated",
+    ]
+
+
+def test_whose_refuses_an_unknown_cause():
+    with pytest.raises(ValueError, match="bad luck"):
+        whose("contradicts", ["bad luck"])
+
+
+def test_the_summary_splits_contradicts_by_class():
+    from rlsbench.studies.fidelity import SUMMARY_COLUMNS, split_by_whose, summarize
+
+    rows = [
+        ("claim", "buteneers", "Table 5", "", "B3", "contradicts"),
+        ("claim", "buteneers", "Table 5", "", "B7", "contradicts"),
+        ("claim", "buteneers", "Table 5", "", "B9", "contradicts"),
+        ("claim", "buteneers", "Table 5", "", "B2", "same conclusion"),
+        ("claim", "ramona", "Table V", "", "R24", "contradicts"),
+    ]
+    inv = as_frame(
+        [_investigation("B3", "paper"), _investigation("B7", "noise")]
+        + [dict(_investigation("R24", "protocol"), paper="ramona")]
+    )
+    summary = summarize(attach(_ledger(rows), inv))
+    assert tuple(summary.columns) == SUMMARY_COLUMNS
+    total = summary[summary["paper"] == "all"].iloc[0]
+    assert total["contradicts"] == 4
+    assert total["contradicts: paper disagrees with itself"] == 1
+    assert total["contradicts: within noise"] == 1
+    assert total["contradicts: our setting"] == 1
+    assert total["contradicts: not investigated"] == 1  # B9
+    classes = [c for c in SUMMARY_COLUMNS if c.startswith("contradicts: ")]
+    assert (summary[classes].sum(axis=1) == summary["contradicts"]).all()
+    shown = split_by_whose(summary)
+    assert "contradicts" not in shown and "contradicts: hardware" not in shown
+    assert "contradicts: our setting" in shown and shown[-1] == "total"
+    assert "not public" in shown and "inconclusive" in shown

@@ -129,6 +129,17 @@ def test_summary_counts_add_up(ledger):
         assert total[list(VERDICTS)].sum() == total["total"]
 
 
+def test_whose_is_given_on_contradicts_rows_only_and_the_classes_add_up(ledger):
+    from rlsbench.studies.fidelity.investigations import CLASSES
+
+    contradicts = ledger["verdict"] == "contradicts"
+    assert ledger.loc[contradicts, "whose"].isin(list(CLASSES)).all()
+    assert (ledger.loc[~contradicts, "whose"] == "").all()
+    summary = summarize(ledger)
+    classes = [f"contradicts: {c}" for c in CLASSES]
+    assert (summary[classes].sum(axis=1) == summary["contradicts"]).all()
+
+
 def test_command_line_writes_the_three_files(tmp_path, capsys):
     assert main([str(PAPER), "--out", str(tmp_path)]) == 0
     for name in OUTPUTS:

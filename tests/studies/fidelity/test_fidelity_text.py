@@ -128,3 +128,79 @@ def test_inline_code_and_separate_table_rows_are_not_claims():
     text = "| `make reproduce` | Table 1 |\n| Fig. 2 | reproduced |"
     found = text_claims(text, paper="sunyao")
     assert found["item"].to_list() == ["Fig. 2"]
+
+
+# ---------------------------------------------------------------------------------------------
+# A sentence naming a claim id takes the claim's verdict from the ledger
+# ---------------------------------------------------------------------------------------------
+CLAIMS = pd.DataFrame(
+    [
+        dict(level="claim", claim_id="P7", row="adult", verdict="same conclusion", whose=""),
+        dict(
+            level="claim", claim_id="P7", row="german", verdict="contradicts", whose="within noise"
+        ),
+        dict(
+            level="claim",
+            claim_id="R36",
+            row="D",
+            verdict="contradicts",
+            whose="paper disagrees with itself",
+        ),
+        dict(level="claim", claim_id="B14", row="N", verdict="inconclusive", whose=""),
+    ]
+)
+
+
+def test_ledger_says_the_verdict_and_whose_of_each_scope():
+    from rlsbench.studies.fidelity.text import ledger_says
+
+    assert ledger_says(CLAIMS, "R36") == "R36: contradicts, paper disagrees with itself"
+    assert ledger_says(CLAIMS, "B14") == "B14: inconclusive"
+    assert ledger_says(CLAIMS, "P7/german") == "P7: contradicts, within noise"
+    assert ledger_says(CLAIMS, "P7") == (
+        "P7: same conclusion on adult; contradicts, within noise, on german"
+    )
+    with pytest.raises(ValueError, match="no claim row 'P7/ozone'"):
+        ledger_says(CLAIMS, "P7/ozone")
+
+
+@pytest.mark.parametrize(
+    "wrong",
+    [
+        # the sentence the greedy RLS page had: the ledger says within noise
+        "Claim P7 fails on german.numer: that contradiction comes from our protocol's additions.",
+        "* *S1 on Boston* is not explained.",
+        "R36 is an implementation difference: its cause is our implementation differs.",
+        "The claim (B3) holds on 4 of the 8 tasks.",
+        "The ledger calls\nB14 *inconclusive*.",
+    ],
+)
+def test_a_hand_written_verdict_next_to_a_claim_id_is_found(wrong):
+    from rlsbench.studies.fidelity.text import hand_written_verdicts
+
+    found = hand_written_verdicts(wrong, ["P7", "S1", "R36", "B3", "B14"])
+    assert len(found) == 1, found
+
+
+@pytest.mark.parametrize(
+    "right",
+    [
+        "Claim P7 (:ledger:`P7/german`): at k = 1 only, by one standard error.",
+        "KFDS times (:ledger:`R36`) grow as D^2.75.",
+        "The paper's model fails on 3 of 20 splits.",  # no claim id in the sentence
+        "R36 grows as D^2.75. The fit failed twice.",  # the verdict word is another sentence's
+    ],
+)
+def test_a_sentence_with_its_verdict_from_the_ledger_passes(right):
+    from rlsbench.studies.fidelity.text import hand_written_verdicts
+
+    assert hand_written_verdicts(right, ["P7", "R36"]).empty
+
+
+def test_a_hand_written_verdict_next_to_a_contradicted_item_is_found():
+    from rlsbench.studies.fidelity.text import hand_written_verdicts
+
+    text = "The USPS errors of Table II stay unexplained. Table IV is shown below."
+    found = hand_written_verdicts(text, [], items=["Table II"])
+    assert found["claim_id"].tolist() == ["Table II"]
+    assert hand_written_verdicts(text, [], items=["Table IV"]).empty

@@ -23,7 +23,9 @@ from rlsbench.studies.fidelity.claims import ClaimChecks, Outcome
 from rlsbench.studies.fidelity.ledger import (
     LEDGER_COLUMNS,
     OUTPUTS,
+    SUMMARY_COLUMNS,
     build_ledger,
+    split_by_whose,
     summarize,
     summary_markdown,
     write_ledger,
@@ -44,6 +46,7 @@ from rlsbench.studies.fidelity.verdicts import VERDICTS
 __all__ = [
     "LEDGER_COLUMNS",
     "OUTPUTS",
+    "SUMMARY_COLUMNS",
     "VERDICTS",
     "ClaimChecks",
     "Outcome",
@@ -56,6 +59,7 @@ __all__ = [
     "load_claims",
     "load_reported",
     "paper_ledgers",
+    "split_by_whose",
     "part_files",
     "summarize",
     "summary_markdown",

@@ -6,7 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from rlsbench.studies.fidelity.ledger import summarize, write_ledger
+from rlsbench.studies.fidelity.ledger import CLASS_COLUMNS, summarize, write_ledger
+from rlsbench.studies.fidelity.verdicts import VERDICTS
 
 
 def main(argv=None):
@@ -31,7 +32,14 @@ def summarize_counts(ledger_path):
 
     summary = summarize(pd.read_csv(ledger_path, keep_default_na=False))
     items = summary[(summary["level"] == "item") & (summary["paper"] == "all")].iloc[0]
-    return ", ".join(f"{items[v]} {v}" for v in summary.columns[2:-1] if items[v])
+    classes = ", ".join(
+        f"{items[c]} {c.removeprefix('contradicts: ')}" for c in CLASS_COLUMNS if items[c]
+    )
+    return ", ".join(
+        f"{items[v]} {v}" + (f" ({classes})" if v == "contradicts" and classes else "")
+        for v in VERDICTS
+        if items[v]
+    )
 
 
 if __name__ == "__main__":

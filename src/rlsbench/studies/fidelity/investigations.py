@@ -23,6 +23,29 @@ evidence
     The run that isolates the cause: the config (file and keys), the command, and the output
     file it wrote (committed under ``results/paper/<part>/investigations/`` or named in the
     part's tables).
+
+Whose a contradiction is
+------------------------
+The ledger's ``whose`` column gives every *contradicts* row one class of :data:`CLASSES`,
+from the causes attached to it (:func:`whose`): each cause has its class
+(:data:`CLASS_OF_CAUSE`), and a row with several causes takes the first class in the order of
+:data:`CLASSES`, which is the priority:
+
+1. *paper disagrees with itself* first: the paper's own numbers or text do not bear its result
+   out, so no faithful run could, whatever else differs;
+2. *within noise*: the gap is within the spread of repetitions, so the data cannot say that
+   anyone is contradicted, whatever else differs;
+3. *our setting*: a setting we chose (protocol, hyperparameter, data) that the paper does not
+   state or states otherwise, not yet re-run under the paper's wording; until it is, the
+   contradiction may be ours;
+4. *implementation differs*: our implementation of a method differs from the paper's;
+5. *not borne out*: no departure found, ours faithful as far as known (cause ``unexplained``);
+6. *hardware*: timings on other hardware and software, compared by their orderings only; it
+   explains the timing cells of an item and gives way to any other cause;
+7. *not investigated*: a contradiction without an investigation. The ledger cannot say that
+   such a row is not borne out (nobody has looked), so it says that.
+
+Rows whose verdict is not *contradicts* have an empty ``whose``.
 """
 
 from __future__ import annotations
@@ -46,6 +69,47 @@ CAUSES = {
     "noise": "within the spread of repetitions: a difference the data cannot resolve",
     "unexplained": "not found; what was tried is in the evidence",
 }
+
+#: Whose a contradiction is, in the order of priority (see the module text).
+CLASSES = {
+    "paper disagrees with itself": "the paper's own numbers or text do not bear its result out",
+    "within noise": "the gap is within the spread of repetitions",
+    "our setting": (
+        "a setting we chose that the paper does not state or states otherwise, "
+        "not yet re-run under the paper's wording"
+    ),
+    "implementation differs": "our implementation of a method differs from the paper's",
+    "not borne out": "no departure found: ours faithful as far as known, the result does not hold",
+    "hardware": "timings on other hardware and software",
+    "not investigated": "no investigation yet",
+}
+
+#: The class of each cause of :data:`CAUSES`.
+CLASS_OF_CAUSE = {
+    "bug": "implementation differs",
+    "protocol": "our setting",
+    "hyperparameter": "our setting",
+    "data": "our setting",
+    "implementation": "implementation differs",
+    "hardware": "hardware",
+    "paper": "paper disagrees with itself",
+    "noise": "within noise",
+    "unexplained": "not borne out",
+}
+
+
+def whose(verdict, causes):
+    """The class (:data:`CLASSES`) of a ledger row with ``verdict`` and the ``causes``
+    attached to it (names of :data:`CAUSES`); ``""`` unless the verdict is *contradicts*."""
+    if verdict != "contradicts":
+        return ""
+    unknown = sorted(set(causes) - set(CLASS_OF_CAUSE))
+    if unknown:
+        raise ValueError(f"whose: cause(s) {unknown} are not among {', '.join(CAUSES)}")
+    if not causes:
+        return "not investigated"
+    classes = {CLASS_OF_CAUSE[c] for c in causes}
+    return next(c for c in CLASSES if c in classes)
 
 
 def load_investigations(ledgers=None):
@@ -86,7 +150,8 @@ def _scopes(row):
 
 
 def attach(ledger, investigations=None):
-    """``ledger`` with ``cause`` and ``evidence`` on its *contradicts* rows that have one.
+    """``ledger`` with ``cause`` and ``evidence`` on its *contradicts* rows that have one, and
+    ``whose`` (:func:`whose`) on every *contradicts* row.
 
     A row takes every investigation of its paper whose scope is the row's claim (claim rows)
     or item (cell and series rows) and whose dataset is empty or the row's; an item row takes
@@ -97,7 +162,7 @@ def attach(ledger, investigations=None):
     for r in inv.itertuples(index=False):
         by_key.setdefault((r.paper, r.scope, r.dataset), []).append(r)
         by_key.setdefault((r.paper, r.scope, "*"), []).append(r)
-    causes, evidence = [], []
+    causes, evidence, classes = [], [], []
     for _, row in ledger.iterrows():
         found = []
         if row["verdict"] == "contradicts":
@@ -107,7 +172,8 @@ def attach(ledger, investigations=None):
                         found.append(r)
         causes.append(" | ".join(f"{r.cause}: {r.finding}" for r in found))
         evidence.append(" | ".join(r.evidence for r in found))
-    return ledger.assign(cause=causes, evidence=evidence)
+        classes.append(whose(row["verdict"], [r.cause for r in found]))
+    return ledger.assign(cause=causes, evidence=evidence, whose=classes)
 
 
 def unexplained(ledger):

@@ -21,7 +21,7 @@ import pandas as pd
 
 from rlsbench.benchmark.atomic import atomic_path, atomic_write_text
 from rlsbench.studies.fidelity.claims import Outcome
-from rlsbench.studies.fidelity.investigations import attach
+from rlsbench.studies.fidelity.investigations import CLASSES, attach
 from rlsbench.studies.fidelity.ours import RunTree, read_ours
 from rlsbench.studies.fidelity.papers import paper_ledgers
 from rlsbench.studies.fidelity.transcription import (
@@ -54,6 +54,7 @@ LEDGER_COLUMNS = (
     "difference",
     "tolerance",
     "verdict",
+    "whose",
     "reason",
     "claim_id",
     "source",
@@ -66,6 +67,17 @@ TEXT_COLUMNS = tuple(
     if not c.endswith(("_value", "_spread", "_n")) and c not in ("difference", "tolerance")
 )
 LEVELS = ("item", "cell", "series", "claim")
+#: The summary's columns for the *contradicts* rows of each class (``whose``), in the order
+#: of :data:`~rlsbench.studies.fidelity.investigations.CLASSES`; they add up to *contradicts*.
+CLASS_COLUMNS = tuple(f"contradicts: {c}" for c in CLASSES)
+SUMMARY_COLUMNS = (
+    "level",
+    "paper",
+    *VERDICTS[: VERDICTS.index("contradicts") + 1],
+    *CLASS_COLUMNS,
+    *VERDICTS[VERDICTS.index("contradicts") + 1 :],
+    "total",
+)
 OUTPUTS = ("fidelity.csv", "fidelity_summary.csv", "fidelity_summary.md")
 
 
@@ -239,7 +251,7 @@ def build_ledger(root, only=None):
         if col not in ledger:
             ledger[col] = ""
     ledger[list(TEXT_COLUMNS)] = ledger[list(TEXT_COLUMNS)].fillna("")
-    return attach(ledger.drop(columns=["cause", "evidence"]))[list(LEDGER_COLUMNS)]
+    return attach(ledger.drop(columns=["cause", "evidence", "whose"]))[list(LEDGER_COLUMNS)]
 
 
 def claims_per_item(claim_rows, links, reported):
@@ -309,7 +321,8 @@ def _tolerance(r):
 
 
 def summarize(ledger):
-    """Verdict counts per level and paper (tidy: one row per level × paper, plus totals)."""
+    """Verdict counts per level and paper (tidy: one row per level × paper, plus totals), with
+    *contradicts* also split by whose it is (:data:`CLASS_COLUMNS`)."""
     rows = []
     for level in LEVELS:
         lv = ledger[ledger["level"] == level]
@@ -318,15 +331,25 @@ def summarize(ledger):
         for paper in [*(ledger.paper for ledger in paper_ledgers()), "all"]:
             sub = lv if paper == "all" else lv[lv["paper"] == paper]
             counts = sub["verdict"].value_counts()
+            classes = sub.loc[sub["verdict"] == "contradicts", "whose"].value_counts()
             rows.append(
                 {
                     "level": level,
                     "paper": paper,
                     **{v: int(counts.get(v, 0)) for v in VERDICTS},
+                    **{f"contradicts: {c}": int(classes.get(c, 0)) for c in CLASSES},
                     "total": len(sub),
                 }
             )
-    return pd.DataFrame(rows, columns=["level", "paper", *VERDICTS, "total"])
+    return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
+
+
+def split_by_whose(summary):
+    """The summary's count columns for a reader: the verdicts, *contradicts* replaced by the
+    classes that occur in ``summary`` (``"contradicts: <class>"``), and the total."""
+    classes = [c for c in CLASS_COLUMNS if summary[c].sum() > 0]
+    at = VERDICTS.index("contradicts")
+    return [*VERDICTS[:at], *classes, *VERDICTS[at + 1 :], "total"]
 
 
 def summary_markdown(ledger, summary, source):
@@ -344,14 +367,24 @@ def summary_markdown(ledger, summary, source):
         "`fidelity.csv`. Verdict rules: the docstring of "
         "`rlsbench/studies/fidelity/verdicts.py`.",
     ]
+    parts += [
+        "",
+        "*Contradicts* is split by whose it is (column `whose` of `fidelity.csv`, from the causes "
+        "found; `rlsbench/studies/fidelity/investigations.py` gives the priority): "
+        + "; ".join(f"*{c}*: {what}" for c, what in CLASSES.items())
+        + ".",
+    ]
     for level in LEVELS:
-        s = summary[summary["level"] == level].drop(columns="level")
+        s = summary[summary["level"] == level]
         if s.empty:
             continue
+        s = s[["paper", *split_by_whose(s)]]
         parts += ["", f"## {titles[level]}", "", s.to_markdown(index=False)]
     bad = ledger[(ledger["verdict"] == "contradicts") & ledger["level"].isin(["item", "claim"])]
     if len(bad):
-        table = bad[["paper", "level", "item", "claim_id", "row", "ours", "reason", "cause"]]
+        table = bad[
+            ["paper", "level", "item", "claim_id", "row", "whose", "ours", "reason", "cause"]
+        ]
         table = table.rename(columns={"row": "scope"})
         parts += [
             "",

@@ -174,3 +174,80 @@ def check_text(text, ledger, paper=None):
     ]
     ok = [v in (GOOD if k == "reproduced" else RAN) for v, k in zip(verdicts, found["kind"])]
     return found.assign(verdict=verdicts, ok=ok)
+
+
+# ---------------------------------------------------------------------------------------------
+# What a text says of a claim's verdict comes from the ledger
+# ---------------------------------------------------------------------------------------------
+#: Words that state a verdict or whose a contradiction is. A sentence that names a ledger claim
+#: id ("R36") must not carry them by hand: its verdict comes from the ledger, through the
+#: documentation's ``:ledger:`R36``` role (:func:`ledger_says`), which these checks skip.
+VERDICT_WORDS = re.compile(
+    r"\b(?:contradict\w*|does not hold|do not hold|holds?|held|fails?|failed|confirm\w*"
+    r"|inconclusive|reproduc\w*|not borne out|unexplained|not explained|within noise|chance"
+    r"|implementation differs|our setting|disagrees? with itself|not investigated)\b",
+    re.IGNORECASE,
+)
+#: The documentation's role that writes a claim's verdict from the ledger.
+LEDGER_ROLE = re.compile(r":ledger:`(?P<target>[^`]*)`")
+#: Sentence ends inside a paragraph ("Fig. 4", "e.g." and "Sec. 2" are not ends).
+_SENTENCE = re.compile(r"(?<![A-Z][a-z]\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<=[.!?])\s+(?=[A-Z*\"(])")
+
+
+def claim_rows(ledger, target):
+    """The ledger's claim rows of ``target``: ``"R36"`` or ``"S1/boston-housing"`` (a scope)."""
+    claim_id, _, scope = target.partition("/")
+    rows = ledger[(ledger["level"] == "claim") & (ledger["claim_id"] == claim_id.strip())]
+    if scope:
+        rows = rows[rows["row"] == scope.strip()]
+    if rows.empty:
+        raise ValueError(f"ledger: no claim row {target!r} (claim_id[/scope] of fidelity.csv)")
+    return rows
+
+
+def ledger_says(ledger, target):
+    """What the ledger says of a claim (``target`` as for :func:`claim_rows`), in words:
+    ``"R36: contradicts, paper disagrees with itself"``; scopes with different verdicts are
+    named: ``"S1: same conclusion on ozone, abalone; contradicts, our setting, on boston"``."""
+    rows = claim_rows(ledger, target)
+    whose = rows["whose"] if "whose" in rows else pd.Series("", index=rows.index)
+    said = [f"{v}, {w}" if w else v for v, w in zip(rows["verdict"], whose)]
+    claim_id = target.partition("/")[0].strip()
+    if len(set(said)) == 1:
+        return f"{claim_id}: {said[0]}"
+    groups: dict = {}
+    for s, scope in zip(said, rows["row"]):
+        groups.setdefault(s, []).append(scope)
+    return f"{claim_id}: " + "; ".join(
+        f"{s}{',' if ', ' in s else ''} on {', '.join(scopes)}" for s, scopes in groups.items()
+    )
+
+
+def hand_written_verdicts(text, claim_ids, items=()):
+    """Sentences of ``text`` that name a claim id of ``claim_ids``, or an item of ``items``
+    (the contradicted items of the paper the text is about: "Table II"), next to a verdict word
+    of their own (:data:`VERDICT_WORDS`), outside the ``:ledger:`` role.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns line (the paragraph's first line), claim_id (the id or the item), word,
+        sentence.
+    """
+    columns = ["line", "claim_id", "word", "sentence"]
+    ids = sorted(set(claim_ids), key=len, reverse=True)
+    id_rx = re.compile(r"\b(" + "|".join(map(re.escape, ids)) + r")\b") if ids else None
+    items = set(items)
+    rows = []
+    for number, block, _ in _paragraphs(LEDGER_ROLE.sub(" ", text)):
+        for sentence in _SENTENCE.split(block):
+            words = VERDICT_WORDS.findall(sentence)
+            if not words:
+                continue
+            named = id_rx.findall(sentence) if id_rx else []
+            named += [i for m in ITEM_REF.finditer(sentence) for i in item_names(m) if i in items]
+            rows += [
+                dict(line=number, claim_id=c, word=words[0], sentence=sentence)
+                for c in dict.fromkeys(named)
+            ]
+    return pd.DataFrame(rows, columns=columns)
