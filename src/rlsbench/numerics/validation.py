@@ -75,7 +75,7 @@ def check_X_y(X, y, *, return_x_scale=False):
     X : ndarray of shape (n_samples, n_features), float64
     y : ndarray of shape (n_samples,) or (n_samples, n_targets), float64
     x_scale : float
-        max |x|, only with ``return_x_scale`` (from the same pass as the finiteness check).
+        max ``|x|``, only with ``return_x_scale`` (from the same pass as the finiteness check).
     """
     X, x_scale = check_numeric(X, "X", return_max_abs=True, ensure_min_samples=2)
     y = check_numeric(y, "y", ensure_2d=False)
@@ -157,7 +157,7 @@ def check_criterion(criterion, y):
 
 
 def check_problem(X, y, k, alpha, bias, criterion, *, return_x_scale=False):
-    """All checks of a selector call; returns the validated values (and max |x| with
+    """All checks of a selector call; returns the validated values (and max ``|x|`` with
     ``return_x_scale``)."""
     X, y, x_scale = check_X_y(X, y, return_x_scale=True)
     k = check_k(k, X.shape[1])

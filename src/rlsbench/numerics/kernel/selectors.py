@@ -240,7 +240,8 @@ def bold_driver_ascent(value_grad, w0, *, max_iter=100, tol=1e-5, step=0.1):
 
 
 def fisher_direction(Z, codes, counts, mu):
-    """|normal vector| of the kernel Fisher discriminant with a linear kernel (Mika et al.).
+    """``|w|``: the absolute normal vector of the kernel Fisher discriminant with a linear
+    kernel (Mika et al.).
 
     α = (N + μ' I)⁻¹ (M_1 − M_2) with M_c = K 1_c / n_c and N = Σ_c K_c (I − 1/n_c) K_cᵀ;
     w_h = Σ_i α_i z_i. For C > 2 classes: one discriminant per class against the rest,
