@@ -49,6 +49,19 @@ def speed_block(path=SPEED) -> str:
     )
 
 
+#: Column headers of the README's tables for the classes of a contradiction (the full names
+#: are the ledger's, ``rlsbench.studies.fidelity.investigations.CLASSES``).
+SHORT = {
+    "paper disagrees with itself": "✗ paper's own",
+    "within noise": "✗ noise",
+    "our setting": "✗ our setting",
+    "implementation differs": "✗ implementation",
+    "not borne out": "✗ not borne out",
+    "hardware": "✗ hardware",
+    "not investigated": "✗ not investigated",
+}
+
+
 def fidelity_block(path=FIDELITY) -> str:
     from rlsbench.studies.fidelity import split_by_whose
     from rlsbench.studies.fidelity.investigations import CLASSES
@@ -66,21 +79,18 @@ def fidelity_block(path=FIDELITY) -> str:
     for level, title in levels.items():
         table = summary[summary["level"] == level].set_index("paper")[columns]
         if level == "claim":  # a claim holds or not: "match" (a number) does not apply
-            table = table.drop(columns="match").rename(
-                columns=lambda c: (
-                    "holds"
-                    if c == "same conclusion"
-                    else c.replace("contradicts: ", "does not hold: ")
-                )
-            )
+            table = table.drop(columns="match").rename(columns={"same conclusion": "holds"})
+        # narrow headers: the classes are defined in the sentence above the tables
+        table = table.rename(columns=lambda c: SHORT.get(c.removeprefix("contradicts: "), c))
         table.index = [names.get(p, p) for p in table.index]
         table.index.name = "paper"
         parts.append(f"*{title.capitalize()}*, by verdict:\n\n" + table.to_markdown() + "\n")
-    classes = "; ".join(f"*{c}*: {what}" for c, what in CLASSES.items() if c in shown)
+    classes = "; ".join(f"*{SHORT.get(c, c)}*: {what}" for c, what in CLASSES.items() if c in shown)
     return (
         "**How the papers fare** (the fidelity ledger, `results/paper/fidelity_summary.csv`; "
-        "a verdict comes from a written rule, not by hand; a contradiction is split by whose it "
-        f"is, from the causes found: {classes}):\n\n" + "\n".join(parts)
+        "a verdict comes from a written rule, not by hand). A result that contradicts its paper "
+        "(✗: a number or figure that contradicts, a claim that does not hold) is split by whose "
+        f"it is, from the causes found: {classes}.\n\n" + "\n".join(parts)
     )
 
 
