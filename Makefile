@@ -77,10 +77,10 @@ test-slurm: install
 	$(BIN)/pip install --quiet -e '.[slurm]'
 	tests/slurm/run_test.sh
 
-# One part of config/paper.yaml (PART=<part>: a section of config/paper.yaml, a plugin's part too;
-# `rlsbench config check` lists them), then its committed copy under results/paper/<PART>/ with
-# provenance.json (from a clean checkout: publishing refuses a dirty one). Datasets from MIRROR
-# or the upstream URLs. Times on 2 cores: docs/parts/<PART>.rst.
+# One part of config/paper.yaml (PART=<part>: a section of it, a plugin's part too; the plan
+# `snakemake -n --configfile config/paper.yaml` prints names them), then its committed copy
+# under results/paper/<PART>/ with provenance.json (from a clean checkout: publishing refuses a
+# dirty one). Datasets from MIRROR or the upstream URLs. Times on 2 cores: docs/parts/<PART>.rst.
 PART ?=
 .PHONY: paper
 paper: install
