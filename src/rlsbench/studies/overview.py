@@ -129,7 +129,9 @@ def split_verdicts(rows: pd.DataFrame) -> pd.Series:
     """Each row's verdict, *contradicts* as ``"contradicts: <whose>"`` (the ledger's class of
     the contradiction, :data:`~rlsbench.studies.fidelity.investigations.CLASSES`)."""
     contradicts = rows["verdict"] == "contradicts"
-    return rows["verdict"].where(~contradicts, "contradicts: " + rows["whose"])
+    # a ledger without contradictions reads its empty ``whose`` column as NaN (float)
+    whose = rows["whose"].fillna("").astype(str)
+    return rows["verdict"].where(~contradicts, "contradicts: " + whose)
 
 
 def split_columns(ledger: pd.DataFrame) -> list[str]:
