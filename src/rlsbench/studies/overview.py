@@ -136,11 +136,13 @@ def split_verdicts(rows: pd.DataFrame) -> pd.Series:
 
 def split_columns(ledger: pd.DataFrame) -> list[str]:
     """The verdicts of the first page's counts: *contradicts* replaced by the classes that
-    occur among the ledger's ``item`` and ``claim`` rows, in the order of ``CLASSES``."""
+    occur among the ledger's ``item`` and ``claim`` rows, in the order of ``CLASSES`` (kept as
+    one column when none occurs)."""
     present = set(split_verdicts(ledger[ledger["level"].isin(["item", "claim"])]))
     at = VERDICTS.index("contradicts")
     classes = [f"contradicts: {c}" for c in CLASSES if f"contradicts: {c}" in present]
-    return [*VERDICTS[:at], *classes, *VERDICTS[at + 1 :]]
+    # no contradiction at all: one "contradicts" column of zeros, not none
+    return [*VERDICTS[:at], *(classes or ["contradicts"]), *VERDICTS[at + 1 :]]
 
 
 def spell_counts(rows: pd.DataFrame) -> str:
