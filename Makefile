@@ -89,6 +89,21 @@ paper: install
 	nice -n 10 $(BIN)/snakemake --cores $(CORES) --configfile config/paper.yaml \
 		--config 'mirrors=[$(if $(MIRROR),"$(MIRROR)")]' $(PART)_publish
 
+# A named variant of the paper config (config/variants/<VARIANT>.yaml: our own choice beside the
+# paper's wording), layered on config/paper.yaml: its part run and published under
+# results/paper/variants/<VARIANT>/ (from a clean checkout), then the committed ledger rebuilt
+# with the variant's columns. `ls config/variants` lists them.
+VARIANT ?=
+.PHONY: variant
+variant: install
+	@test -f "config/variants/$(VARIANT).yaml" || { echo "make variant VARIANT=<name>: one of $$(ls config/variants | sed 's/\.yaml$$//' | tr '\n' ' ')" >&2; exit 2; }
+	$(BIN)/rlsbench config check config/paper.yaml config/variants/$(VARIANT).yaml
+	nice -n 10 $(BIN)/snakemake \
+		$$($(BIN)/python -c "import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))['variant']['part'])" config/variants/$(VARIANT).yaml)_publish \
+		--cores $(CORES) --config 'mirrors=[$(if $(MIRROR),"$(MIRROR)")]' \
+		--configfile config/paper.yaml config/variants/$(VARIANT).yaml
+	$(BIN)/python -m rlsbench.studies.fidelity results/paper
+
 # The identity check: every committed table under results/paper/ against the run of
 # config/paper.yaml in results/runs/paper/ (run it first, e.g. in a clean clone: `snakemake
 # --cores 2 --configfile config/paper.yaml`); exact, measured times and machine columns aside.

@@ -34,6 +34,8 @@ with config_errors_end_the_run():
 
 RUN = config["run_name"]
 RUNDIR = f"results/runs/{RUN}"
+# where the *_publish rules copy a run (results/paper; a variant's results/paper/variants/<name>)
+PUBLISH_DIR = config.get("publish_dir", "results/paper").rstrip("/")
 CALL = str(REPO / "workflow" / "scripts" / "call.py")
 ENVIRONMENT = str(REPO / "environment.yml")
 # each part's validated section ({} when absent or disabled) and what `rule all` builds of it
@@ -77,8 +79,14 @@ def part_section(name):
 
 
 def published(part, paths):
-    """The committed copies (results/paper/<part>/...) of a run's files of a part."""
-    return [path.replace(f"{RUNDIR}/{part}", f"results/paper/{part}", 1) for path in paths]
+    """The committed copies (PUBLISH_DIR/<part>/..., results/paper/<part>/... for the paper
+    run) of a run's files of a part."""
+    return [path.replace(f"{RUNDIR}/{part}", f"{PUBLISH_DIR}/{part}", 1) for path in paths]
+
+
+def published_provenance(part):
+    """The provenance record of a part's committed copy (PUBLISH_DIR/<part>/provenance.json)."""
+    return f"{PUBLISH_DIR}/{part}/provenance.json"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from rlsbench.studies.fidelity import OUTPUTS as FIDELITY_OUTPUTS
 from rlsbench.studies.fidelity import part_files as fidelity_part_files
 
 FIDELITY_DIR = f"{RUNDIR}/fidelity"
-FIDELITY_PUBLISH_DIR = "results/paper"
+FIDELITY_PUBLISH_DIR = PUBLISH_DIR
 
 # What the enabled parts of this config build (targets and published files; nothing for a
 # disabled part): the ledger reads the tables among them that the papers' ledgers read

@@ -210,3 +210,27 @@ def test_select_inputs_drops_columns_and_folds_one_hot_levels_into_codes():
         select_inputs(X, names, {"codes": {"sex": ["M", "F", "X"]}})
     with pytest.raises(ValueError, match="not one-hot"):
         select_inputs(X, names, {"codes": {"sex": ["M", "F"]}})
+
+
+def test_the_rvms_keep_the_fixed_noise_variance_unless_the_config_says_estimated():
+    """The paper fixes σ² for all its experiments (Sec. 4): rvm.noise fixed (the default) gives
+    the RVMs the section's σ²; estimated (the variant) lets them re-estimate it, and the fits
+    differ; anything else is refused, naming the key."""
+    from rlsbench.studies.sunyao.experiments import make_model, rvm_sigma2
+
+    assert rvm_sigma2(RVM, 2.0) == 2.0
+    assert rvm_sigma2({**RVM, "noise": "fixed"}, 2.0) == 2.0
+    assert rvm_sigma2({**RVM, "noise": "estimated"}, 2.0) is None
+    with pytest.raises(ValueError, match="sunyao.rvm.noise"):
+        rvm_sigma2({**RVM, "noise": "sometimes"}, 1.0)
+    X, y = make_sinc(80, noise=0.2, seed=0)
+    fits = {}
+    for noise in ("fixed", "estimated"):
+        for method in ("rvm_old", "rvm_new"):
+            model = make_model(method, HYPER, sigma2=1.0, rvm={**RVM, "noise": noise})
+            assert model.sigma2 == (1.0 if noise == "fixed" else None)
+            fits[noise, method] = model.fit(X, y).predict(X)
+    for method in ("rvm_old", "rvm_new"):
+        assert not np.allclose(fits["fixed", method], fits["estimated", method])
+    forward = make_model("forward", HYPER, sigma2=1.0, rvm={**RVM, "noise": "estimated"})
+    assert forward.sigma2 == 1.0

@@ -25,9 +25,13 @@ from rlsbench.studies.fidelity.ledger import (
     OUTPUTS,
     SUMMARY_COLUMNS,
     build_ledger,
+    ledger_outputs,
     split_by_whose,
     summarize,
     summary_markdown,
+    variant_columns,
+    variant_trees,
+    with_variants,
     write_ledger,
 )
 from rlsbench.studies.fidelity.ours import RunTree
@@ -56,6 +60,7 @@ __all__ = [
     "check_text",
     "items",
     "ledger_modules",
+    "ledger_outputs",
     "load_claims",
     "load_reported",
     "paper_ledgers",
@@ -65,5 +70,8 @@ __all__ = [
     "summary_markdown",
     "text_claims",
     "titles",
+    "variant_columns",
+    "variant_trees",
+    "with_variants",
     "write_ledger",
 ]

@@ -10,10 +10,18 @@ checked claim (``claim``) and per numbered table or figure (``item``); the verdi
 and the run that shows it. :func:`summarize` counts verdicts per paper and
 level; :func:`write_ledger` writes ``fidelity.csv``, ``fidelity_summary.csv`` and
 ``fidelity_summary.md`` atomically.
+
+A tree may hold *variants* (``<tree>/variants/<name>/<part>/``, published by ``make variant
+VARIANT=<name>`` from ``config/variants/<name>.yaml``): our own choices run beside the paper's
+wording. :func:`with_variants` judges each one's tables by the same rules and adds its
+``ours [<name>]`` and ``verdict [<name>]`` to the rows of the papers its parts reproduce. The
+headline columns (``ours``, ``verdict``, ``whose``) and the summary's counts are always those
+of the paper's wording.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -79,6 +87,21 @@ SUMMARY_COLUMNS = (
     "total",
 )
 OUTPUTS = ("fidelity.csv", "fidelity_summary.csv", "fidelity_summary.md")
+#: The folder of a tree that holds its variants, one folder per variant name.
+VARIANTS = "variants"
+#: The columns that name a ledger row (unique within a ledger).
+KEY_COLUMNS = (
+    "level",
+    "paper",
+    "item",
+    "row",
+    "column",
+    "dataset",
+    "method",
+    "setting",
+    "metric",
+    "claim_id",
+)
 
 
 def join(reported, ours):
@@ -395,6 +418,116 @@ def summary_markdown(ledger, summary, source):
     return "\n".join(parts) + "\n"
 
 
+def variant_trees(root):
+    """The variants published under ``root/variants/``.
+
+    Returns
+    -------
+    dict
+        Variant name -> ``(folder, parts, description)``: the variant's tree, the parts it
+        holds (a part folder with its ``provenance.json``) and the ``variant.description`` of
+        the config recorded there; sorted by name. Empty when there are none.
+    """
+    base = Path(root) / VARIANTS
+    if not base.is_dir():
+        return {}
+    out = {}
+    for folder in sorted(p for p in base.iterdir() if p.is_dir()):
+        records = sorted(folder.glob("*/provenance.json"))
+        if not records:
+            continue
+        descriptions = {
+            json.loads(r.read_text()).get("config", {}).get("variant", {}).get("description", "")
+            for r in records
+        }
+        out[folder.name] = (
+            folder,
+            tuple(r.parent.name for r in records),
+            " ".join(sorted(d.strip() for d in descriptions if d)),
+        )
+    return out
+
+
+def variant_columns(name):
+    """The two ledger columns of variant ``name``: its ``ours`` and its ``verdict``."""
+    return f"ours [{name}]", f"verdict [{name}]"
+
+
+def with_variants(ledger, root):
+    """``ledger`` with :func:`variant_columns` of every variant of ``root``
+    (:func:`variant_trees`), filled on the rows of the papers whose parts the variant holds
+    and empty elsewhere; the rows and the headline columns are unchanged."""
+    papers_of = {}
+    for paper in paper_ledgers():
+        for part in paper.part_files:
+            papers_of.setdefault(part, set()).add(paper.paper)
+    for name, (folder, parts, _) in variant_trees(root).items():
+        papers = set().union(*(papers_of.get(part, set()) for part in parts))
+        ours, verdict = variant_columns(name)
+        theirs = build_ledger(folder)
+        theirs = theirs[theirs["paper"].isin(papers)][[*KEY_COLUMNS, "ours", "verdict"]]
+        theirs = theirs.rename(columns={"ours": ours, "verdict": verdict})
+        ledger = ledger.merge(theirs, on=list(KEY_COLUMNS), how="left", validate="one_to_one")
+        ledger[[ours, verdict]] = ledger[[ours, verdict]].fillna("")
+    return ledger
+
+
+def variants_markdown(ledger, root):
+    """The summary's section on the variants of ``root``: per variant, what it changes and how
+    many of its papers' items and claims get another verdict than under the paper's wording."""
+    variants = variant_trees(root)
+    if not variants:
+        return []
+    rows = []
+    for name, (_, parts, description) in variants.items():
+        _, verdict = variant_columns(name)
+        if verdict not in ledger:
+            continue
+        mine = ledger[(ledger[verdict] != "") & ledger["level"].isin(["item", "claim"])]
+        moved = mine[mine[verdict] != mine["verdict"]].rename(columns={verdict: "variant_verdict"})
+        rows.append(
+            {
+                "variant": name,
+                "parts": ", ".join(parts),
+                "what it changes": description,
+                "items and claims": len(mine),
+                "another verdict": len(moved),
+                "of them": "; ".join(
+                    f"{r.item if r.level == 'item' else r.claim_id}"
+                    f"{' ' + r.row if r.level == 'claim' and r.row else ''}: "
+                    f"{r.verdict} -> {r.variant_verdict}"
+                    for r in moved.itertuples(index=False)
+                ),
+            }
+        )
+    if not rows:
+        return []
+    return [
+        "",
+        "## Variants (our own choices beside the paper's wording; never counted above)",
+        "",
+        pd.DataFrame(rows).to_markdown(index=False),
+    ]
+
+
+def ledger_outputs(root, only=None, source=None):
+    """The three outputs of :func:`write_ledger` for the tree ``root``, unwritten.
+
+    Returns
+    -------
+    tuple
+        ``(ledger, summary, markdown)``: the ledger with its variants' columns
+        (:func:`with_variants`), its :func:`summarize` and the summary as Markdown (with the
+        variants' section).
+    """
+    ledger = with_variants(build_ledger(root, only), root)
+    summary = summarize(ledger)
+    markdown = summary_markdown(ledger, summary, source or str(root))
+    if variant_trees(root):
+        markdown += "\n".join(variants_markdown(ledger, root)) + "\n"
+    return ledger, summary, markdown
+
+
 def write_ledger(root, out_dir=None, only=None, source=None, log=None):
     """Compute the ledger of ``root`` and write :data:`OUTPUTS` into ``out_dir`` (default: root).
 
@@ -408,13 +541,12 @@ def write_ledger(root, out_dir=None, only=None, source=None, log=None):
         The files written.
     """
     out_dir = Path(root if out_dir is None else out_dir)
-    ledger = build_ledger(root, only)
-    summary = summarize(ledger)
+    ledger, summary, markdown = ledger_outputs(root, only, source)
     paths = [out_dir / name for name in OUTPUTS]
     for path, frame in zip(paths[:2], (ledger, summary)):
         with atomic_path(path) as tmp:
             frame.to_csv(tmp, index=False)
-    atomic_write_text(paths[2], summary_markdown(ledger, summary, source or str(root)))
+    atomic_write_text(paths[2], markdown)
     if log is not None:
         read = RunTree(root, only).inputs()
         lines = ["read:", *(f"  {p}" for p in read), "wrote:", *(f"  {p}" for p in paths)]

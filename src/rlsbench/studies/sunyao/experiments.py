@@ -98,10 +98,11 @@ def choose_hyperparameters(X, y, cv, rvm, *, sigma2, seed, target="raw", methods
         ``subset`` (size), ``folds``, ``width_factors`` (r = factor · n_features), ``lams``,
         ``k_max`` (list).
     rvm : dict
-        ``max_iter``, ``tol`` and optional ``flop_budget`` (estimated operations per CV fit)
-        of the RVM fits.
+        ``noise`` (``"fixed"``, the default, or ``"estimated"``: see :func:`rvm_sigma2`) and,
+        per RVM, ``max_iter``, ``tol`` and optional ``flop_budget`` (estimated operations per
+        CV fit).
     sigma2 : float
-        Fixed σ² of Forward.
+        The fixed σ² (Forward's; the RVMs' when ``rvm["noise"]`` is fixed).
     seed : int
     target : {"raw", "standardize"}
     methods : sequence of str, default=METHODS
@@ -145,6 +146,7 @@ def choose_hyperparameters(X, y, cv, rvm, *, sigma2, seed, target="raw", methods
             method=solver,
             n_splits=cv["folds"],
             seed=seed,
+            sigma2=rvm_sigma2(rvm, sigma2),
             max_iter=rvm[name]["max_iter"],
             tol=rvm[name]["tol"],
             flop_budget=rvm[name].get("flop_budget"),
@@ -154,6 +156,17 @@ def choose_hyperparameters(X, y, cv, rvm, *, sigma2, seed, target="raw", methods
         rows += [{"method": name, **r} for r in grid]
     out["cv_rows"] = rows
     return out
+
+
+def rvm_sigma2(rvm, sigma2):
+    """The RVMs' noise variance: ``sigma2`` held fixed (``rvm["noise"]`` fixed, the default:
+    the paper's "The parameter σ² is set to a fixed positive value (e.g. 1)" for all its
+    experiments, Sec. 4, and eq. 11 with σ² fixed), or None, re-estimated at each iteration
+    (``"estimated"``, as Tipping's RVM papers do)."""
+    noise = rvm.get("noise", "fixed")
+    if noise not in ("fixed", "estimated"):
+        raise ValueError(f"sunyao.rvm.noise must be 'fixed' or 'estimated', got {noise!r}")
+    return float(sigma2) if noise == "fixed" else None
 
 
 def make_model(method, hyper, *, sigma2, rvm, k_max=None, flop_budget=None):
@@ -167,6 +180,7 @@ def make_model(method, hyper, *, sigma2, rvm, k_max=None, flop_budget=None):
     return RVMRegressor(
         width=h["width"],
         method="tipping2001" if method == "rvm_old" else "fast",
+        sigma2=rvm_sigma2(rvm, sigma2),
         max_iter=rvm[method]["max_iter"],
         tol=rvm[method]["tol"],
         flop_budget=flop_budget,

@@ -93,7 +93,7 @@ rule buteneers_publish:
         sources=derived(BUTENEERS_OUTPUTS),
     output:
         targets=published("buteneers", derived(BUTENEERS_OUTPUTS)),
-        provenance_json="results/paper/buteneers/provenance.json",
+        provenance_json=published_provenance("buteneers"),
     log:
         f"{BUTENEERS_DIR}/logs/publish.log",
     conda:

@@ -334,9 +334,9 @@ rule main_all:
 
 
 # The committed copy of a run, never refreshed by the run itself: every file main_all builds,
-# under main.publish_to (results/paper/main for the paper run, results/benchmark for the
-# reference benchmark).
-MAIN_PUBLISH_TO = MAIN.get("publish_to", "results/paper/main")
+# under main.publish_to (default PUBLISH_DIR/main: results/paper/main for the paper run;
+# results/benchmark for the reference benchmark).
+MAIN_PUBLISH_TO = MAIN.get("publish_to", f"{PUBLISH_DIR}/main")
 MAIN_PUBLISHED = derived(MAIN_TARGETS)
 
 

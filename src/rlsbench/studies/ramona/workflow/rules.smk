@@ -178,7 +178,7 @@ rule ramona_publish:
         sources=derived(RAMONA_TARGETS),
     output:
         targets=published("ramona", derived(RAMONA_TARGETS)),
-        provenance_json="results/paper/ramona/provenance.json",
+        provenance_json=published_provenance("ramona"),
     log:
         f"{RAMONA_DIR}/logs/publish.log",
     conda:

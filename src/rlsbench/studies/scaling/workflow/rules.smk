@@ -165,7 +165,7 @@ rule scaling_publish:
         sources=derived(SCALING_PUBLISHED),
     output:
         targets=published("scaling", derived(SCALING_PUBLISHED)),
-        provenance_json="results/paper/scaling/provenance.json",
+        provenance_json=published_provenance("scaling"),
     log:
         f"{SCALING_DIR}/logs/publish.log",
     conda:

@@ -183,7 +183,7 @@ rule sunyao_publish:
         sources=derived(SUNYAO_PUBLISHED),
     output:
         targets=published("sunyao", derived(SUNYAO_PUBLISHED)),
-        provenance_json="results/paper/sunyao/provenance.json",
+        provenance_json=published_provenance("sunyao"),
     log:
         f"{SUNYAO_DIR}/logs/publish.log",
     conda:
