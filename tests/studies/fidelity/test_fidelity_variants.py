@@ -109,3 +109,9 @@ def test_a_committed_variant_is_what_its_file_says(path):
         recorded = json.loads(record.read_text())["config"]
         assert recorded["variant"] == config["variant"]
         assert recorded["publish_dir"] == config["publish_dir"]
+
+
+def test_every_variant_is_documented():
+    text = (REPO / "docs" / "fidelity.rst").read_text()
+    for path in VARIANT_FILES:
+        assert f"``{path.stem}``" in text, f"{path.stem}: not in docs/fidelity.rst's variants table"
