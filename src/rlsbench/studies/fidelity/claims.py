@@ -6,13 +6,21 @@ tables from a :class:`~rlsbench.studies.fidelity.ours.RunTree` and returns one
 :class:`Outcome` per scope it tests (a dataset, a kernel, or the whole claim). An outcome
 ``holds`` (True: the claim holds on our results, verdict *same conclusion*; False: it does not,
 *contradicts*; None: a table it needs is absent, *not run*; :data:`INCONCLUSIVE`: a claim on a
-measured time whose confidence interval straddles the claim's threshold, *inconclusive*).
+measured time whose confidence interval straddles the claim's threshold, or a refutation
+within our run's own noise, *inconclusive*).
 Claims on data that are not public have no check and are *not public*.
 
 A claim on measured times (a growth exponent) is decided from the confidence interval of the
 fitted exponent (:func:`~rlsbench.studies.fidelity.verdicts.fit_exponent`, here
 :func:`exponent_claim`), never from the point estimate alone, so that two runs of one config,
 on a quiet or a loaded machine, give the same verdict.
+
+A check that refutes a claim from gaps between means passes its outcome through
+:func:`~rlsbench.studies.fidelity.verdicts.noise_rule` (re-exported here): it says whether the
+claim would hold with every gap within noise (:func:`within_noise`, ``NOISE_Z`` combined
+standard errors) read in its favour, and, where an investigation re-drew the seeds or splits,
+the claim's outcome in each draw; its ``ours`` text shows the deciding gap's ``z`` and the
+draws (:func:`draws_text`).
 
 Where the paper's words leave a threshold open, the check states the one it uses in its
 docstring and reason (for example "most cases" = more than half of them, :func:`majority`;
@@ -25,20 +33,32 @@ from dataclasses import dataclass
 
 from rlsbench.studies.fidelity.verdicts import (
     INCONCLUSIVE,
+    NOISE_Z,
+    combined_se,
     decide_interval,
+    draws_text,
     fit_exponent,
+    gap_z,
     interval_text,
+    noise_rule,
+    within_noise,
 )
 
 __all__ = [
     "INCONCLUSIVE",
+    "NOISE_Z",
     "ClaimChecks",
     "Outcome",
     "above",
+    "combined_se",
+    "draws_text",
     "exponent_claim",
+    "gap_z",
     "majority",
+    "noise_rule",
     "not_run",
     "sig",
+    "within_noise",
 ]
 
 

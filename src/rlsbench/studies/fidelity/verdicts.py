@@ -46,8 +46,27 @@ Every row of the ledger gets exactly one verdict, computed here and never writte
     times) whose confidence interval (level :data:`CONFIDENCE`, Student's t with the fit's
     degrees of freedom) straddles the claim's threshold, or has too few sizes for an interval;
     a cell whose every ordering against its group falls inside the tie margin of our own
-    repetitions. Such a verdict depends on the machine's load or on chance, so it says neither
-    *same conclusion* nor *contradicts*: two runs of one config and seed give the same verdict.
+    repetitions; a claim our check refutes only *within noise* (below). Such a verdict depends
+    on the machine's load or on chance, so it says neither *same conclusion* nor
+    *contradicts*: two runs of one config and seed give the same verdict.
+
+*Within noise* (claims, :func:`noise_rule`)
+    A check decides a claim from gaps between means of our repetitions (folds, splits, seeds),
+    or between one of ours and a number the paper prints. A gap is *within noise* when
+    ``|gap| ≤ z · se`` (:func:`within_noise`), with ``se`` the combined standard error of the
+    two means (ours ``sd/√n``; the paper's only where it prints both a ± and its number of
+    repetitions) and ``z`` = :data:`NOISE_Z`, the two-sided normal quantile of
+    :data:`CONFIDENCE` (1.96). A refutation stands (*contradicts*) only when
+
+    1. the claim still fails with every gap within noise read in its favour (the check
+       computes that second outcome from the numbers it already has), and
+    2. where an investigation re-drew the seeds or splits of our run, the claim fails in every
+       draw.
+
+    Otherwise the row is *inconclusive*, and its ``ours`` text shows the spread: the deciding
+    gap with its ``z = gap / se``, and the draws the claim holds in ("holds in 9 of 10 seed
+    triples"). The rule only guards refutations: a claim the check confirms stays *same
+    conclusion* (its text shows the same spread).
 
 Series without a number (``compare = claims``) take the verdict of the claims attached to their
 item. An *item* row (one per numbered table or figure) rolls its rows up: *not public* when all
@@ -59,6 +78,7 @@ when every cell of ours matches and no claim is contradicted; otherwise *same co
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
@@ -68,6 +88,9 @@ GOOD = ("match", "same conclusion")
 INCONCLUSIVE = "inconclusive"
 #: Two-sided confidence level of the intervals that decide claims on measured quantities.
 CONFIDENCE = 0.95
+#: A gap within this many combined standard errors is *within noise*: the two-sided normal
+#: quantile of :data:`CONFIDENCE` (1.96).
+NOISE_Z = NormalDist().inv_cdf(0.5 + CONFIDENCE / 2)
 
 
 def exponent_interval(exponent, stderr, n_points, level=CONFIDENCE):
@@ -139,6 +162,68 @@ def interval_text(low, high):
     if math.isinf(low) or math.isinf(high):
         return "no confidence interval: fewer than three sizes"
     return f"{CONFIDENCE:.0%} CI {low:.2f}…{high:.2f}"
+
+
+def combined_se(*pairs):
+    """Combined standard error ``√(Σ sd²/n)`` of the means of ``(sd, n)`` pairs; a pair with
+    a missing sd or n adds nothing (NaN when none has both)."""
+    terms = [_se(sd, n) for sd, n in pairs]
+    terms = [t for t in terms if not _nan(t)]
+    return math.sqrt(sum(t * t for t in terms)) if terms else math.nan
+
+
+def gap_z(gap, se):
+    """``gap / se`` (±inf for a nonzero gap without spread, NaN for no gap without spread)."""
+    if _nan(se) or se <= 0:
+        return math.nan if gap == 0 else math.copysign(math.inf, gap)
+    return gap / se
+
+
+def within_noise(gap, se, z=NOISE_Z):
+    """Whether ``gap`` is within ``z`` standard errors ``se`` (the rule's *within noise*).
+
+    A gap without a standard error (no repetitions) is never within noise: then the printed
+    values decide, as the checks read them.
+    """
+    if _nan(se) or se <= 0 or _nan(gap):
+        return False
+    return abs(gap) <= z * se
+
+
+def noise_rule(holds, holds_within_noise=False, draws=None):
+    """A check's outcome after the *within noise* rule (see the module text).
+
+    Parameters
+    ----------
+    holds : bool, None or str
+        The check's outcome on our run: True, False, None (not run) or :data:`INCONCLUSIVE`.
+    holds_within_noise : bool
+        Whether the claim holds when every gap within noise is read in its favour.
+    draws : sequence of bool or None
+        The claim's outcome in each re-draw of the seeds/splits an investigation ran (None:
+        none ran).
+
+    Returns
+    -------
+    bool, None or str
+        ``holds`` unchanged unless it is False; False only when the refutation stands beyond
+        the noise and in every draw, else :data:`INCONCLUSIVE`.
+    """
+    if holds is not False:
+        return holds
+    if holds_within_noise:
+        return INCONCLUSIVE
+    if draws is not None and any(bool(d) for d in draws):
+        return INCONCLUSIVE
+    return False
+
+
+def draws_text(draws, labels, what):
+    """'holds in 9 of 10 seed triples (fails at 0-2)' from the per-draw outcomes."""
+    draws = [bool(d) for d in draws]
+    failed = [str(label) for label, d in zip(labels, draws, strict=True) if not d]
+    text = f"holds in {sum(draws)} of {len(draws)} {what}"
+    return text + (f" (fails at {', '.join(failed)})" if failed else "")
 
 
 def tolerance(ours_spread, spread, precision):
