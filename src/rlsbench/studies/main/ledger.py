@@ -425,12 +425,8 @@ def _beats_random(tree: RunTree):
             ours += "; " + draws_text(
                 [d["holds"] for d in draws.values()], list(draws), "seed triples"
             )
-            ours += (
-                " (lowest gap per triple "
-                + ", ".join(
-                    f"{label}: {d['lowest']:+.4f}, z = {d['z']:+.1f}" for label, d in draws.items()
-                )
-                + ")"
+            ours += "; lowest gap per triple: " + ", ".join(
+                f"{label} {d['lowest']:+.4f} (z = {d['z']:+.1f})" for label, d in draws.items()
             )
             rule += f"; random selection re-drawn with {len(draws)} seed triples ({SEEDS_TABLE})"
         holds = noise_rule(

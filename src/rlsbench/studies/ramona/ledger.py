@@ -17,13 +17,19 @@ import numpy as np
 import pandas as pd
 
 from rlsbench.studies.fidelity.claims import (
+    NOISE_Z,
     ClaimChecks,
     Outcome,
     above,
+    combined_se,
+    draws_text,
     exponent_claim,
+    gap_z,
     majority,
+    noise_rule,
     not_run,
     sig,
+    within_noise,
 )
 from rlsbench.studies.fidelity.ours import row as our_row
 from rlsbench.studies.fidelity.ours import series as our_series
@@ -551,17 +557,57 @@ def _spambase_more_features(tree):
     ]
 
 
+#: Fig. 3's Ionosphere experiment re-drawn with other split seeds (``rlsbench investigate
+#: ramona seeds``); R11's check reads it when present.
+SEEDS_TABLE = "investigations/seeds.csv"
+
+
+def _r11_draws(tree):
+    """Lowest mean linear-kernel error (%) per split seed of the seeds investigation (None:
+    not run)."""
+    seeds = tree.table("ramona", SEEDS_TABLE)
+    if seeds is None:
+        return None
+    lin = seeds[seeds["experiment"].str.startswith("fig3") & (seeds["kernel"] == "linear")]
+    if lin.empty:
+        return None
+    means = lin.groupby(["split_seed", "method", "n_selected"])["error"].mean().mul(100)
+    return means.groupby(level="split_seed").min()
+
+
 @check("R11")
 def _ionosphere_kernels(tree):
+    """Linear: every (method, S) mean error above 12.5 %; a failure within noise (the cells
+    below 12.5 % all within ``NOISE_Z`` standard errors of their 30 splits, or a split seed of
+    the seeds investigation on which the claim holds) is inconclusive. RBF: 'nearly 5 %'."""
     lin, rbf = _real(tree, "Fig. 3", "linear"), _real(tree, "Fig. 3", "rbf")
     if lin is None or rbf is None:
         return not_run("Ionosphere results with both kernels")
     lo_lin, lo_rbf = lin["mean"].min(), rbf["mean"].min()
+    low = lin.loc[lin["mean"].idxmin()]
+    gaps = lin["mean"] - 12.5
+    ses = [combined_se((sd, n)) for sd, n in zip(lin["std"], lin["n_repeats"], strict=True)]
+    beyond = [g < 0 and not within_noise(g, se) for g, se in zip(gaps, ses, strict=True)]
+    low_se = combined_se((low["std"], low["n_repeats"]))
+    ours = (
+        f"lowest mean error {lo_lin:.2f}% ({low['method']}, S = {int(low['n_selected'])}; "
+        f"z = {gap_z(lo_lin - 12.5, low_se):+.1f} against 12.5%)"
+    )
+    draws = _r11_draws(tree)
+    if draws is not None:
+        ours += "; " + draws_text(
+            [v > 12.5 for v in draws], [f"seed {s}" for s in draws.index], "split seeds"
+        )
+        ours += "; lowest per seed: " + ", ".join(f"{v:.2f}%" for v in draws)
     return [
         Outcome(
             "linear",
-            bool(lo_lin > 12.5),
-            f"lowest mean error {lo_lin:.2f}%",
+            noise_rule(
+                bool(lo_lin > 12.5),
+                not any(beyond),
+                None if draws is None else [v > 12.5 for v in draws],
+            ),
+            ours,
             "every method and S above 12.5%",
         ),
         Outcome(
@@ -848,37 +894,55 @@ def _gmkl(tree):
         return not_run("Table VI results")
     q = _quoted("Table VI")
     q = q[q["method"] == "gmkl"]
-    flags = {}
+    flags, gaps = {}, {}
     for ds in ("ionosphere", "parkinsons", "sonar"):
         for _, row in q[q["dataset"] == ds].iterrows():
             S = int(row["setting"].split("S=")[1])
             ours = r[(r["dataset"] == ds) & (r["n_selected"] == S) & r["method"].isin(PROPOSED)]
             if ours.empty:
                 continue
-            best_acc = 100.0 - ours["mean"].min()
+            best = ours.loc[ours["mean"].idxmin()]
+            best_acc = 100.0 - best["mean"]
             flags.setdefault(ds, []).append(bool(row["value"] > best_acc))
+            # GMKL's ± counts only with its number of repetitions (not printed: nothing)
+            se = combined_se((best["std"], best["n_repeats"]), (row["spread"], row["n_reps"]))
+            gaps.setdefault(ds, []).append((S, row["value"] - best_acc, se))
+
+    def spread(ds):
+        return ", ".join(f"S = {S}: {g:+.1f} (z = {gap_z(g, se):+.1f})" for S, g, se in gaps[ds])
+
     out = []
+    rule = (
+        f"; a gap within {NOISE_Z:.2f} standard errors of our splits decides nothing (GMKL − "
+        "our best proposed accuracy per S, points)"
+    )
     if "ionosphere" in flags:
         f = flags["ionosphere"]
+        # the claim with every gap within noise read in its favour: GMKL ahead only beyond it
+        ahead_beyond = [g > 0 and not within_noise(g, se) for _, g, se in gaps["ionosphere"]]
         out.append(
             Outcome(
                 "ionosphere",
-                not majority(f),
-                f"GMKL above our best proposed method at {sum(f)} of {len(f)} S",
-                "GMKL not ahead at most S",
+                noise_rule(not majority(f), not majority(ahead_beyond)),
+                f"GMKL above our best proposed method at {sum(f)} of {len(f)} S "
+                f"({spread('ionosphere')})",
+                "GMKL not ahead at most S" + rule,
             )
         )
     others = [ds for ds in ("parkinsons", "sonar") if ds in flags]
     if others:
         f = [x for ds in others for x in flags[ds]]
+        ahead_within = [g > 0 or within_noise(g, se) for ds in others for _, g, se in gaps[ds]]
         out.append(
             Outcome(
                 " + ".join(others),
-                majority(f),
+                noise_rule(majority(f), majority(ahead_within)),
                 "GMKL above our best proposed method at "
                 + ", ".join(f"{sum(flags[ds])} of {len(flags[ds])} S on {ds}" for ds in others)
-                + f" ({sum(f)} of {len(f)})",
-                "GMKL ahead at most (dataset, S) of the other datasets, pooled",
+                + f" ({sum(f)} of {len(f)}; "
+                + "; ".join(f"{ds} {spread(ds)}" for ds in others)
+                + ")",
+                "GMKL ahead at most (dataset, S) of the other datasets, pooled" + rule,
             )
         )
     return out or not_run("Table VI results")
@@ -1131,6 +1195,7 @@ LEDGER = PaperLedger(
             "realdata/rows.csv",
             "realdata/paired_tests.csv",
             "cputime/rows.csv",
+            SEEDS_TABLE,
         ),
     },
     reader=our_numbers,
