@@ -418,8 +418,33 @@ def _by_s(r, exclude_full=True):
 PROPOSED, EXISTING = ("sas", "scss", "kfds"), ("fisher", "arom", "r2w2", "rfe")
 
 
+def _se_by_s(r, piv):
+    """S × method table of the standard errors of the means of :func:`_by_s`'s ``piv``."""
+    sd = r.pivot_table(index="n_selected", columns="method", values="std")
+    n = r.pivot_table(index="n_selected", columns="method", values="n_repeats")
+    return (sd / np.sqrt(n)).reindex(index=piv.index, columns=piv.columns)
+
+
+def _majority_within_noise(gaps):
+    """The 'at most S' reading of a claim, beside the same reading with every gap within
+    noise given to the claim: ``gaps`` is a list of ``(gap, se)`` (gap > 0: the claim's side).
+
+    Returns
+    -------
+    holds, holds_within_noise : bool
+    text : str
+        The count of gaps against the claim beyond noise.
+    """
+    against = [g < 0 and not within_noise(g, se) for g, se in gaps]
+    holds = majority(g > 0 for g, _ in gaps)
+    text = f"{sum(against)} of {len(gaps)} against it beyond {NOISE_Z:.2f} standard errors"
+    return holds, 2 * sum(against) < len(gaps), text
+
+
 @check("R5")
 def _spambase_proposed(tree):
+    """At most S the best proposed method's mean error is below the best existing one's; a
+    failure within noise (:func:`_majority_within_noise`) is inconclusive."""
     out = []
     for kernel in ("linear", "rbf"):
         r = _real(tree, "Fig. 2", kernel)
@@ -427,14 +452,26 @@ def _spambase_proposed(tree):
             out += not_run(f"Spambase ({kernel}) results", kernel)
             continue
         piv = _by_s(r)
-        prop = piv[[m for m in PROPOSED if m in piv]].min(axis=1)
-        exist = piv[[m for m in EXISTING if m in piv]].min(axis=1)
+        se = _se_by_s(r, piv)
+        prop_cols = [m for m in PROPOSED if m in piv]
+        exist_cols = [m for m in EXISTING if m in piv]
+        prop, exist = piv[prop_cols].min(axis=1), piv[exist_cols].min(axis=1)
+        gaps = []
+        for S in piv.index:
+            p, e = piv.loc[S, prop_cols].idxmin(), piv.loc[S, exist_cols].idxmin()
+            gaps.append((exist[S] - prop[S], math.hypot(se.loc[S, p], se.loc[S, e])))
         flags = (prop < exist).to_list()
+        holds, within, text = _majority_within_noise(gaps)
         out.append(
             Outcome(
                 kernel,
-                majority(flags),
-                f"best proposed below best existing at {sum(flags)} of {len(flags)} S",
+                noise_rule(majority(flags), within),
+                f"best proposed below best existing at {sum(flags)} of {len(flags)} S; {text} "
+                "("
+                + ", ".join(
+                    f"S = {S}: z = {gap_z(g, s):+.1f}" for S, (g, s) in zip(piv.index, gaps)
+                )
+                + ")",
                 "at most S (> half, S < D) the best of SAS/SCSS/KFDS has a lower mean error "
                 "than the best of Fisher/AROM/R2W2/RFE",
             )
@@ -732,14 +769,23 @@ def _usps_vs_fisher(tree):
     piv = _by_s(r, exclude_full=False)
     if not {"sas", "scss", "fisher"} <= set(piv.columns):
         return not_run("SAS, SCSS and Fisher on USPS")
+    se = _se_by_s(r, piv)
     out = []
     for m in ("sas", "scss"):
         flags = (piv[m] < piv["fisher"]).to_list()
+        gaps = [
+            (
+                piv.loc[S, "fisher"] - piv.loc[S, m],
+                math.hypot(se.loc[S, m], se.loc[S, "fisher"]),
+            )
+            for S in piv.index
+        ]
+        _, within, text = _majority_within_noise(gaps)
         out.append(
             Outcome(
                 f"{m} vs Fisher",
-                majority(flags),
-                f"below Fisher at {sum(flags)} of {len(flags)} S",
+                noise_rule(majority(flags), within),
+                f"below Fisher at {sum(flags)} of {len(flags)} S; {text}",
                 "mean error below Fisher's at most S (> half); FSPP is not implemented",
             )
         )
