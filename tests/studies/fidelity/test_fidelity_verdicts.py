@@ -10,14 +10,20 @@ import pytest
 
 from rlsbench.studies.fidelity.verdicts import (
     INCONCLUSIVE,
+    NOISE_Z,
     VERDICTS,
     cell_verdicts,
     claim_verdict,
+    combined_se,
     decide_interval,
+    draws_text,
     exponent_interval,
     fit_exponent,
+    gap_z,
+    noise_rule,
     roll_up,
     tolerance,
+    within_noise,
 )
 
 NAN = math.nan
@@ -264,3 +270,57 @@ def test_fit_exponent_recovers_a_power_law_inside_its_interval():
 def test_item_roll_up(rows, claims, expected):
     verdict, detail = roll_up(rows, claims)
     assert verdict == expected, detail
+
+
+# ------------------------------------------------------------------------- the within-noise rule
+def test_the_noise_threshold_is_the_two_sided_normal_quantile_of_the_confidence():
+    assert NOISE_Z == pytest.approx(1.959964, abs=1e-6)
+
+
+def test_combined_standard_error_of_two_means_skips_a_side_without_repetitions():
+    assert combined_se((3.0, 9), (4.0, 16)) == pytest.approx(math.hypot(1.0, 1.0))
+    assert combined_se((3.0, 9), (2.1, NAN)) == pytest.approx(1.0)
+    assert math.isnan(combined_se((NAN, 30)))
+
+
+@pytest.mark.parametrize(
+    ("gap", "expected"),
+    [(-1.0, True), (-NOISE_Z, True), (-NOISE_Z - 1e-9, False), (NOISE_Z, True), (3.0, False)],
+)
+def test_within_noise_boundary_is_noise_z_standard_errors(gap, expected):
+    assert within_noise(gap, 1.0) is expected
+
+
+def test_a_gap_without_a_standard_error_is_never_within_noise():
+    assert within_noise(-0.001, NAN) is False
+    assert within_noise(-0.001, 0.0) is False
+    assert gap_z(-0.5, 0.0) == -math.inf and gap_z(-0.5, 0.25) == -2.0
+
+
+@pytest.mark.parametrize(
+    ("gap", "verdict"),
+    [(-1.0, INCONCLUSIVE), (-NOISE_Z, INCONCLUSIVE), (-2.0, "contradicts"), (-5.0, "contradicts")],
+)
+def test_a_refutation_within_noise_is_inconclusive_and_beyond_it_contradicts(gap, verdict):
+    """A planted claim 'a is not below b' refuted by a gap of ``gap`` standard errors."""
+    holds = gap >= 0
+    outcome = noise_rule(holds, holds_within_noise=holds or within_noise(gap, 1.0))
+    assert claim_verdict(outcome, "public") == verdict
+
+
+def test_a_refutation_beyond_noise_is_inconclusive_when_a_seed_draw_holds():
+    assert noise_rule(False, False, draws=[False, True, False]) == INCONCLUSIVE
+    assert noise_rule(False, False, draws=[False, False]) is False
+    assert noise_rule(False, False, draws=None) is False
+
+
+def test_the_rule_never_touches_a_confirmation_or_a_missing_result():
+    assert noise_rule(True, False, draws=[False]) is True
+    assert noise_rule(None, True) is None
+    assert noise_rule(INCONCLUSIVE, False) == INCONCLUSIVE
+
+
+def test_draws_text_names_the_draws_that_fail():
+    text = draws_text([True, False, True], ["0 1 2", "3 4 5", "6 7 8"], "seed triples")
+    assert text == "holds in 2 of 3 seed triples (fails at 3 4 5)"
+    assert draws_text([True], ["0"], "seeds") == "holds in 1 of 1 seeds"

@@ -985,9 +985,8 @@ def _gmkl(tree):
                 noise_rule(majority(f), majority(ahead_within)),
                 "GMKL above our best proposed method at "
                 + ", ".join(f"{sum(flags[ds])} of {len(flags[ds])} S on {ds}" for ds in others)
-                + f" ({sum(f)} of {len(f)}; "
-                + "; ".join(f"{ds} {spread(ds)}" for ds in others)
-                + ")",
+                + f" ({sum(f)} of {len(f)}); "
+                + "; ".join(f"{ds} {spread(ds)}" for ds in others),
                 "GMKL ahead at most (dataset, S) of the other datasets, pooled" + rule,
             )
         )
