@@ -40,6 +40,7 @@ from rlsbench.studies.fidelity.verdicts import (
     fit_exponent,
     gap_z,
     interval_text,
+    noise_reason,
     noise_rule,
     within_noise,
 )
@@ -55,6 +56,7 @@ __all__ = [
     "exponent_claim",
     "gap_z",
     "majority",
+    "noise_reason",
     "noise_rule",
     "not_run",
     "sig",

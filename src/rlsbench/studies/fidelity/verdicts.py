@@ -218,6 +218,14 @@ def noise_rule(holds, holds_within_noise=False, draws=None):
     return False
 
 
+def noise_reason():
+    """The rule in words, for the ``reason`` of a check that applies :func:`noise_rule`."""
+    return (
+        f"a refutation within {NOISE_Z:.2f} combined standard errors of our repetitions, or "
+        "not shared by every seed draw an investigation made, is inconclusive"
+    )
+
+
 def draws_text(draws, labels, what):
     """'holds in 9 of 10 seed triples (fails at 0-2)' from the per-draw outcomes."""
     draws = [bool(d) for d in draws]

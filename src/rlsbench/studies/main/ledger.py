@@ -20,6 +20,7 @@ from rlsbench.studies.fidelity.claims import (
     draws_text,
     gap_z,
     majority,
+    noise_reason,
     noise_rule,
     not_run,
     sig,
@@ -418,7 +419,8 @@ def _beats_random(tree: RunTree):
         ours = p7_text(p)
         rule = (
             "holds when the mean difference over k ≤ min(50, n/2) is positive and no such "
-            "k has random selection ahead by more than the combined standard error"
+            "k has random selection ahead by more than the combined standard error; "
+            + noise_reason()
         )
         draws = _seed_draws(tree, ds)
         if draws is not None:

@@ -26,6 +26,7 @@ from rlsbench.studies.fidelity.claims import (
     exponent_claim,
     gap_z,
     majority,
+    noise_reason,
     noise_rule,
     not_run,
     sig,
@@ -473,7 +474,7 @@ def _spambase_proposed(tree):
                 )
                 + ")",
                 "at most S (> half, S < D) the best of SAS/SCSS/KFDS has a lower mean error "
-                "than the best of Fisher/AROM/R2W2/RFE",
+                f"than the best of Fisher/AROM/R2W2/RFE; {noise_reason()}",
             )
         )
     return out
@@ -645,7 +646,7 @@ def _ionosphere_kernels(tree):
                 None if draws is None else [v > 12.5 for v in draws],
             ),
             ours,
-            "every method and S above 12.5%",
+            f"every method and S above 12.5%; {noise_reason()}",
         ),
         Outcome(
             "RBF",
@@ -786,7 +787,8 @@ def _usps_vs_fisher(tree):
                 f"{m} vs Fisher",
                 noise_rule(majority(flags), within),
                 f"below Fisher at {sum(flags)} of {len(flags)} S; {text}",
-                "mean error below Fisher's at most S (> half); FSPP is not implemented",
+                "mean error below Fisher's at most S (> half); FSPP is not implemented; "
+                + noise_reason(),
             )
         )
     return out
