@@ -324,3 +324,17 @@ def test_draws_text_names_the_draws_that_fail():
     text = draws_text([True, False, True], ["0 1 2", "3 4 5", "6 7 8"], "seed triples")
     assert text == "holds in 2 of 3 seed triples (fails at 3 4 5)"
     assert draws_text([True], ["0"], "seeds") == "holds in 1 of 1 seeds"
+
+
+@pytest.mark.parametrize(
+    ("z", "verdict"), [(1.5, INCONCLUSIVE), (NOISE_Z - 1e-6, INCONCLUSIVE), (2.5, "contradicts")]
+)
+def test_a_cells_reversal_must_exceed_noise_z_combined_standard_errors(z, verdict):
+    """The paper orders a < b; ours reverse it by ``z`` combined standard errors (√2 here)."""
+    gap = z * math.sqrt(2)
+    a = cell(column="a", method="a", group="g", value=5.0, ours_value=8.0 + gap,
+             ours_spread=1.0, ours_n=1)  # fmt: skip
+    b = cell(column="b", method="b", group="g", value=7.0, ours_value=8.0, ours_spread=1.0,
+             ours_n=1)  # fmt: skip
+    (va, reason), _ = judge(a, b)  # b matches its paper value (|Δ| = 1 ≤ its sd)
+    assert va == verdict, reason

@@ -25,8 +25,9 @@ Every row of the ledger gets exactly one verdict, computed here and never writte
 *same conclusion*
     The number differs but the paper's ordering holds. The cells of one (paper, item, group)
     are compared pairwise: a pair is *ordered* on one side when its difference exceeds that
-    side's tie margin (for ours the combined standard error of the two means, or, without
-    repetitions, half a unit of the paper's last printed digit; for times and condition
+    side's tie margin (for ours :data:`NOISE_Z` combined standard errors of the two means,
+    the *within noise* margin of the claims below, or, without repetitions, half a unit of the
+    paper's last printed digit; for times and condition
     numbers, none; for the paper the combined standard error from its ± and repetition count,
     or else only exactly equal printed values tie). A pair the paper orders *holds* when ours
     orders it the same way and is *reversed*
@@ -258,7 +259,7 @@ def _paper_tie(a, b):
 def _ours_tie(a, b):
     se = math.hypot(_se(a.ours_spread, a.ours_n), _se(b.ours_spread, b.ours_n))
     if not math.isnan(se):
-        return se
+        return NOISE_Z * se  # within noise: the same margin as the claims' rule
     terms = [x for x in (a.precision, b.precision) if not _nan(x)]
     return max(terms) if terms else 0.0
 
