@@ -27,8 +27,7 @@ Every row of the ledger gets exactly one verdict, computed here and never writte
     are compared pairwise: a pair is *ordered* on one side when its difference exceeds that
     side's tie margin (for ours :data:`NOISE_Z` combined standard errors of the two means,
     the *within noise* margin of the claims below, or, without repetitions, half a unit of the
-    paper's last printed digit; for times and condition
-    numbers, none; for the paper the combined standard error from its ± and repetition count,
+    paper's last printed digit; for times and condition numbers, none; for the paper the combined standard error from its ± and repetition count,
     or else only exactly equal printed values tie). A pair the paper orders *holds* when ours
     orders it the same way and is *reversed*
     when ours orders it the other way. A cell reaches the same conclusion when at least one of
@@ -67,7 +66,9 @@ Every row of the ledger gets exactly one verdict, computed here and never writte
     Otherwise the row is *inconclusive*, and its ``ours`` text shows the spread: the deciding
     gap with its ``z = gap / se``, and the draws the claim holds in ("holds in 9 of 10 seed
     triples"). The rule only guards refutations: a claim the check confirms stays *same
-    conclusion* (its text shows the same spread).
+    conclusion* (its text shows the same spread). The standard error is that of unpaired
+    means: where the two compared means share their folds or splits it overstates the noise,
+    so the rule errs towards *inconclusive*, never towards a contradiction.
 
 Series without a number (``compare = claims``) take the verdict of the claims attached to their
 item. An *item* row (one per numbered table or figure) rolls its rows up: *not public* when all
