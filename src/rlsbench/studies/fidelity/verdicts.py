@@ -23,20 +23,20 @@ Every row of the ledger gets exactly one verdict, computed here and never writte
     feature counts that we round to integers): match when ours is the reported value rounded
     to the nearest integer.
 *same conclusion*
-    The number differs but the paper's ordering holds. The cells of one (paper, item, group)
-    are compared pairwise: a pair is *ordered* on one side when its difference exceeds that
-    side's tie margin (for ours :data:`NOISE_Z` combined standard errors of the two means,
-    the *within noise* margin of the claims below, or, without repetitions, half a unit of the
-    paper's last printed digit; for times and condition numbers, none; for the paper the combined standard error from its ± and repetition count,
-    or else only exactly equal printed values tie). A pair the paper orders *holds* when ours
-    orders it the same way and is *reversed*
-    when ours orders it the other way. A cell reaches the same conclusion when at least one of
-    its pairs holds and none is reversed. Times measured on the paper's 2006-2012 hardware
-    (``compare = hardware``) can only reach the same conclusion, never match (and are *not
-    run* when no other cell of their group ran to order them against);
-    ``hardware_bound`` (the paper states an upper bound, "a bit less than twelve minutes")
-    reaches it when ours is within the bound. A claim in words that our computed check confirms
-    is a *same conclusion* row too.
+    The number differs but the paper's ordering holds. The cells of one (paper, item, group) are
+    compared pairwise: a pair is *ordered* on one side when its difference exceeds that side's
+    tie margin (for ours :data:`NOISE_Z` combined standard errors of the two means, the *within
+    noise* margin of the claims below, or, without repetitions, half a unit of the paper's last
+    printed digit; for times and condition numbers, none; for the paper the combined standard
+    error from its ± and repetition count, or else only exactly equal printed values tie). A
+    pair the paper orders *holds* when ours orders it the same way and is *reversed* when ours
+    orders it the other way. A cell reaches the same conclusion when at least one of its pairs
+    holds and none is reversed. Times measured on the paper's 2006-2012 hardware (``compare =
+    hardware``) can only reach the same conclusion, never match (and are *not run* when no other
+    cell of their group ran to order them against); ``hardware_bound`` (the paper states an
+    upper bound, "a bit less than twelve minutes") reaches it when ours is within the bound. A
+    claim in words that our computed check confirms is a *same conclusion* row too.
+
 *contradicts*
     Everything else: a number outside the tolerance whose group has a reversed pair or no pair
     that holds, a claim our check refutes.
