@@ -31,11 +31,12 @@ Every row of the ledger gets exactly one verdict, computed here and never writte
     error from its ± and repetition count, or else only exactly equal printed values tie). A
     pair the paper orders *holds* when ours orders it the same way and is *reversed* when ours
     orders it the other way. A cell reaches the same conclusion when at least one of its pairs
-    holds and none is reversed. Times measured on the paper's 2006-2012 hardware (``compare =
-    hardware``) can only reach the same conclusion, never match (and are *not run* when no other
-    cell of their group ran to order them against); ``hardware_bound`` (the paper states an
-    upper bound, "a bit less than twelve minutes") reaches it when ours is within the bound. A
-    claim in words that our computed check confirms is a *same conclusion* row too.
+    holds and none is reversed. Times measured on the paper's 2006-2012 hardware
+    (``compare = hardware``) can only reach the same conclusion, never match (and are *not run*
+    when no other cell of their group ran to order them against); ``hardware_bound`` (the
+    paper states an upper bound, "a bit less than twelve minutes") reaches it when ours is
+    within the bound. A claim in words that our computed check confirms is a *same conclusion*
+    row too.
 
 *contradicts*
     Everything else: a number outside the tolerance whose group has a reversed pair or no pair
