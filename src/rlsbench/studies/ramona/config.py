@@ -142,7 +142,10 @@ def check_shapes(name: str, exp: dict, datasets: Mapping) -> None:
             f"{key}.train_per_class",
             f"the {smallest} examples of the smallest class of {dataset!r}",
         )
-    for pool, (start, stop) in (exp.get("pools") or {}).items():
+    for pool, bounds in (exp.get("pools") or {}).items():
+        if bounds == "rest":
+            continue
+        start, stop = bounds
         if start >= stop:
             raise ConfigError(f"config key {key}.pools.{pool}: [{start}, {stop}) is empty")
         checks.check_at_most(

@@ -12,7 +12,11 @@ kernel. Every function returns a list of dicts (one row per measured point).
 
 from __future__ import annotations
 
+from itertools import combinations
+
 import numpy as np
+from sklearn.calibration import CalibratedClassifierCV
+from sklearn.model_selection import StratifiedKFold
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
@@ -22,11 +26,16 @@ from rlsbench.numerics.kernel.alignment import encode_labels
 from rlsbench.numerics.kernel.kernels import ScaledKernel
 from rlsbench.numerics.kernel.wrappers import joachims_C
 from rlsbench.numerics.synthetic import make_toy
+from rlsbench.studies.ramona.coupling import pairwise_coupling
 
 #: Methods of the comparison; "svm" = no selection (all features), the black curve of Fig. 1.
 METHODS = ("fisher", "arom", "rfe", "r2w2", "sas", "scss", "kfds", "sfs", "svm")
 #: Kernels of the experiments (SVM and, for SAS / SCSS / SFS, the scaled kernel).
 EXPERIMENT_KERNELS = ("linear", "rbf", "poly")
+#: Multiclass protocols: "joint" ranks the features once on all classes and trains sklearn's
+#: one-vs-one SVC on them (majority vote); "pairwise" ranks them for every pair of classes and
+#: couples the pairwise SVMs' probabilities (Section V-B4, "45 SVMs trained").
+MULTICLASS = ("joint", "pairwise")
 
 
 def method_applies(method: str, kernel: str) -> bool:
@@ -83,31 +92,39 @@ def make_ranker(
     return ranker(kernel, degree=degree, standardize=standardize, n_iter=n_iter, epsilon=epsilon)
 
 
-def svm_error(
-    X_train, y_train, X_test, y_test, kernel: str, *, degree: int = 3, standardize: bool = True
-) -> float:
-    """Test error of an SVM with C = 1/R̄² (footnote 4).
+def fit_svm(
+    X_train,
+    y_train,
+    kernel: str,
+    *,
+    degree: int = 3,
+    standardize: bool = True,
+    probability: bool = False,
+    random_state=None,
+):
+    """An SVM with C = 1/R̄² (footnote 4) fitted on (``X_train``, ``y_train``).
 
     RBF: k(x, y) = exp(−||x − y||² / S) on S (standardised) features, i.e. sklearn's
     gamma="scale" on unit-variance data; polynomial: (1 + ⟨x, y⟩ / S)^degree. Multiclass:
-    sklearn's one-vs-one SVC with majority vote.
+    sklearn's one-vs-one SVC. ``probability``: Platt-scaled outputs (sklearn's internal
+    cross-validation, five stratified folds shuffled by ``random_state``).
 
     Parameters
     ----------
     X_train : ndarray of shape (n_train, S)
     y_train : ndarray of shape (n_train,)
-    X_test : ndarray of shape (n_test, S)
-    y_test : ndarray of shape (n_test,)
     kernel : {"linear", "rbf", "poly"}
 
     Returns
     -------
-    float
-        Fraction of misclassified test points.
+    svc : fitted sklearn SVC (CalibratedClassifierCV around one with ``probability``)
+    scaler : fitted StandardScaler or None
+        What the test points go through before ``svc`` (None without ``standardize``).
     """
+    scaler = None
     if standardize:
         scaler = StandardScaler().fit(X_train)
-        X_train, X_test = scaler.transform(X_train), scaler.transform(X_test)
+        X_train = scaler.transform(X_train)
     S = X_train.shape[1]
     var = float(X_train.var()) or 1.0
     gamma = 1.0 / (S * var)
@@ -123,7 +140,38 @@ def svm_error(
     else:
         raise ValueError(f"kernel must be one of {EXPERIMENT_KERNELS}, got {kernel!r}")
     svc.set_params(C=joachims_C(X_train, sk))
+    if probability:
+        # Platt's sigmoid on out-of-fold decision values, then one SVM on all the data
+        # (libsvm's -b 1, which sklearn's SVC(probability=True) wrapped until its deprecation)
+        folds = StratifiedKFold(n_splits=5, shuffle=True, random_state=random_state)
+        svc = CalibratedClassifierCV(svc, method="sigmoid", cv=folds, ensemble=False)
     svc.fit(X_train, y_train)
+    return svc, scaler
+
+
+def svm_error(
+    X_train, y_train, X_test, y_test, kernel: str, *, degree: int = 3, standardize: bool = True
+) -> float:
+    """Test error of an SVM with C = 1/R̄² (footnote 4), :func:`fit_svm`.
+
+    Multiclass: sklearn's one-vs-one SVC with majority vote.
+
+    Parameters
+    ----------
+    X_train : ndarray of shape (n_train, S)
+    y_train : ndarray of shape (n_train,)
+    X_test : ndarray of shape (n_test, S)
+    y_test : ndarray of shape (n_test,)
+    kernel : {"linear", "rbf", "poly"}
+
+    Returns
+    -------
+    float
+        Fraction of misclassified test points.
+    """
+    svc, scaler = fit_svm(X_train, y_train, kernel, degree=degree, standardize=standardize)
+    if scaler is not None:
+        X_test = scaler.transform(X_test)
     return float(np.mean(svc.predict(X_test) != y_test))
 
 
@@ -204,7 +252,9 @@ def draw_split(y, rng, *, n_train, n_test=None, train_per_class=None, pools=None
     pools : dict or None
         ``{"train": [start, stop], "test": [start, stop]}``: draw the training samples from
         rows start..stop−1 only and the test samples from the other range (a dataset's own
-        train / test files, e.g. USPS).
+        train / test files, e.g. USPS). ``"test": "rest"``: test on the training pool's
+        samples not drawn for training (Ramona et al.'s USPS, "the rest for testing", with
+        Table I's 7291 examples = zip.train).
 
     Returns
     -------
@@ -214,10 +264,15 @@ def draw_split(y, rng, *, n_train, n_test=None, train_per_class=None, pools=None
     perm = rng.permutation(n)
     test_pool = None
     if pools is not None:
-        (a, b), (c, d) = pools["train"], pools["test"]
-        if not (0 <= a < b <= n and 0 <= c < d <= n and (b <= c or d <= a)):
-            raise ValueError(f"pools={pools!r}: need disjoint row ranges within 0..{n}")
-        test_pool = perm[(perm >= c) & (perm < d)]
+        a, b = pools["train"]
+        if pools["test"] == "rest":
+            if not 0 <= a < b <= n:
+                raise ValueError(f"pools={pools!r}: need a row range within 0..{n}")
+        else:
+            c, d = pools["test"]
+            if not (0 <= a < b <= n and 0 <= c < d <= n and (b <= c or d <= a)):
+                raise ValueError(f"pools={pools!r}: need disjoint row ranges within 0..{n}")
+            test_pool = perm[(perm >= c) & (perm < d)]
         perm = perm[(perm >= a) & (perm < b)]
     if train_per_class is not None:
         codes = encode_labels(y)[0][perm]
@@ -296,6 +351,99 @@ def selection_subset(train, y, rng, per_class):
     return np.sort(np.concatenate(parts))
 
 
+def pairwise_errors(
+    X,
+    y,
+    train,
+    select,
+    test,
+    *,
+    method: str,
+    kernel: str,
+    n_selected,
+    degree: int = 3,
+    standardize: bool = True,
+    method_options=None,
+    random_state=None,
+):
+    """Errors of the pairwise protocol (Section V-B4) for every S: one ranking and one SVM per
+    pair of classes, class posteriors by pairwise coupling.
+
+    For each of the C(C−1)/2 pairs (a, b) the method ranks the features on the pair's samples
+    of ``select``; an SVM with Platt-scaled probabilities (:func:`fit_svm`) is trained on the
+    pair's samples of ``train`` restricted to that pair's S best features and gives
+    r_ab = P(a | a or b) at every test point; :func:`~rlsbench.studies.ramona.coupling.
+    pairwise_coupling` (weights n_ab = the pair's training samples) turns the r_ab into class
+    posteriors, and a test point goes to its most probable class.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,)
+    train, select, test : ndarrays of int
+        Training samples of the SVMs, samples the rankings see (a subset of ``train``), test
+        samples.
+    method, kernel : str
+        As in :func:`rank`; "svm" keeps every feature.
+    n_selected : sequence of int
+        The S values.
+    method_options : dict or None
+        Options of the ranker (:func:`make_ranker`).
+    random_state : int or None
+        Seed of the SVMs' Platt scaling (its internal cross-validation).
+
+    Returns
+    -------
+    results : list of (S, error, selected)
+        error: fraction of misclassified test points; selected: sorted ndarray, the union of
+        the pairs' S best features.
+    seconds : float
+        Wall time of the C(C−1)/2 rankings.
+    """
+    classes = np.unique(y[train])
+    pairs = list(combinations(range(classes.size), 2))
+    orders, seconds = {}, 0.0
+    for a, b in pairs:
+        mine = select[np.isin(y[select], classes[[a, b]])]
+        orders[a, b], sec = rank(
+            method,
+            kernel,
+            X[mine],
+            np.where(y[mine] == classes[a], 1, -1),
+            degree=degree,
+            standardize=standardize,
+            **(method_options or {}),
+        )
+        seconds += sec
+    K, X_test = classes.size, X[test]
+    results = []
+    for S in n_selected:
+        R = np.full((test.size, K, K), 0.5)
+        weights = np.ones((K, K))
+        union = set()
+        for a, b in pairs:
+            keep = orders[a, b][:S]
+            mine = train[np.isin(y[train], classes[[a, b]])]
+            svc, scaler = fit_svm(
+                X[mine][:, keep],
+                np.where(y[mine] == classes[a], 1, -1),
+                kernel,
+                degree=degree,
+                standardize=standardize,
+                probability=True,
+                random_state=random_state,
+            )
+            Z = X_test[:, keep] if scaler is None else scaler.transform(X_test[:, keep])
+            r = svc.predict_proba(Z)[:, list(svc.classes_).index(1)]
+            R[:, a, b], R[:, b, a] = r, 1.0 - r
+            weights[a, b] = weights[b, a] = mine.size
+            union.update(keep.tolist())
+        posterior = pairwise_coupling(R, weights)
+        error = float(np.mean(classes[np.argmax(posterior, axis=1)] != y[test]))
+        results.append((int(S), error, np.array(sorted(union), dtype=int)))
+    return results, seconds
+
+
 def realdata_rows(
     X,
     y,
@@ -315,6 +463,7 @@ def realdata_rows(
     binarize=None,
     select_per_class=None,
     method_options=None,
+    multiclass="joint",
     seed=0,
 ) -> list[dict]:
     """Section V-B/C: error of an SVM on the S best-ranked features, for every S.
@@ -333,14 +482,22 @@ def realdata_rows(
     method_options : dict or None
         Options of this method's ranker: ``n_iter`` (fixed number of iterations, tolerance 0)
         and, for SCSS, ``epsilon`` (:func:`make_ranker`).
+    multiclass : {"joint", "pairwise"}
+        "joint": rank once on all classes, one SVM (sklearn's one-vs-one SVC, majority vote);
+        "pairwise": a ranking and an SVM per pair of classes, coupled
+        (:func:`pairwise_errors`, the paper's USPS protocol).
     Other parameters: see :func:`draw_split` and :func:`svm_error`.
 
     Returns
     -------
     list of dict
         One row per (repeat, S): experiment, dataset, kernel, method, repeat, n_selected,
-        error, fit_seconds, n_train, n_test, n_select (samples the ranking saw).
+        error, fit_seconds, n_train, n_test, n_select (samples the ranking saw); pairwise
+        rows add multiclass and selected (the union of the pairs' S best features,
+        space-separated).
     """
+    if multiclass not in MULTICLASS:
+        raise ValueError(f"multiclass must be one of {MULTICLASS}, got {multiclass!r}")
     if not method_applies(method, kernel):
         return []
     options = dict(method_options or {})
@@ -362,6 +519,38 @@ def realdata_rows(
             y, rng, n_train=n_train, n_test=n_test, train_per_class=train_per_class, pools=pools
         )
         sel = tr if select_per_class is None else selection_subset(tr, y, rng, select_per_class)
+        common = dict(
+            experiment=experiment, dataset=dataset, kernel=kernel, method=method, repeat=r
+        )
+        sizes = dict(n_train=int(tr.size), n_test=int(te.size), n_select=int(sel.size))
+        if multiclass == "pairwise":
+            results, sec = pairwise_errors(
+                X,
+                y,
+                tr,
+                sel,
+                te,
+                method=method,
+                kernel=kernel,
+                n_selected=list(n_selected) if method != "svm" else [D],
+                degree=degree,
+                standardize=standardize,
+                method_options=options,
+                random_state=int(rng.integers(2**31 - 1)),
+            )
+            rows += [
+                dict(
+                    **common,
+                    n_selected=S,
+                    error=err,
+                    fit_seconds=sec,
+                    **sizes,
+                    multiclass=multiclass,
+                    selected=" ".join(map(str, union)),
+                )
+                for S, err, union in results
+            ]
+            continue
         order, sec = rank(
             method, kernel, X[sel], y[sel], degree=degree, standardize=standardize, **options
         )
@@ -376,21 +565,7 @@ def realdata_rows(
                 degree=degree,
                 standardize=standardize,
             )
-            rows.append(
-                dict(
-                    experiment=experiment,
-                    dataset=dataset,
-                    kernel=kernel,
-                    method=method,
-                    repeat=r,
-                    n_selected=int(S),
-                    error=err,
-                    fit_seconds=sec,
-                    n_train=int(tr.size),
-                    n_test=int(te.size),
-                    n_select=int(sel.size),
-                )
-            )
+            rows.append(dict(**common, n_selected=int(S), error=err, fit_seconds=sec, **sizes))
     return rows
 
 

@@ -122,6 +122,7 @@ def realdata_job(table, *, data, experiment_name, kernel, experiment, seed, thre
                     binarize=exp.get("binarize"),
                     select_per_class=exp.get("select_per_class"),
                     method_options=(exp.get("method_options") or {}).get(method),
+                    multiclass=exp.get("multiclass", "joint"),
                     seed=seed,
                 )
             log.info("%s: %.1f s", method, clock.wall_s)
