@@ -159,3 +159,29 @@ def test_the_schema_takes_the_papers_protocol_and_defaults_to_joint():
         ]
         == "joint"
     )
+
+
+def test_section_defaults_reach_every_experiment_and_its_own_settings_win():
+    from rlsbench.studies.ramona.config import check, experiment
+
+    section = _experiment(method_options={"sas": {"epsilon": 1.0}})
+    section["realdata"]["experiments"]["u"] = {
+        "dataset": "usps",
+        "kernels": ["rbf"],
+        "n_train": 100,
+        "n_selected": [5],
+        "standardize": True,
+        "method_options": {"sas": {"n_iter": None}},
+    }
+    section["realdata"].update(standardize=False, method_options={"sas": {"n_iter": 10}})
+    section = validate_section(section, SCHEMA, "ramona")
+    t, u = experiment(section, "t"), experiment(section, "u")
+    assert t["standardize"] is False and u["standardize"] is True
+    assert t["method_options"] == {"sas": {"n_iter": 10, "epsilon": 1.0}}
+    assert u["method_options"] == {"sas": {"n_iter": None}}
+    with pytest.raises(ConfigError, match=r"experiments.t.method_options.sas.epsilon"):
+        check(section, {})  # the experiment's epsilon is not an option of SAS
+    section["realdata"]["experiments"]["t"].pop("method_options")
+    section["realdata"]["method_options"]["fisher"] = {"n_iter": 3, "epsilon": 0.5}
+    with pytest.raises(ConfigError, match=r"ramona.realdata.method_options.fisher.epsilon"):
+        check(section, {})

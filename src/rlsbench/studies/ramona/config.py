@@ -20,11 +20,21 @@ _NAME = re.compile(r"[A-Za-z0-9_\-]+")
 
 
 def experiment(section: dict, name: str) -> dict:
-    """Settings of one real-data experiment with the section's defaults filled in."""
+    """Settings of one real-data experiment with the section's defaults filled in.
+
+    ``methods``, ``n_repeats`` and ``standardize`` come from ``ramona.realdata`` where the
+    experiment does not set them; ``method_options`` are the section's, each method's options
+    updated by the experiment's own (so a variant can change one option everywhere).
+    """
     real = section.get("realdata", {})
     exp = dict(real.get("experiments", {})[name])
     exp.setdefault("methods", real.get("methods", []))
     exp.setdefault("n_repeats", real.get("n_repeats", 30))
+    exp.setdefault("standardize", real.get("standardize", True))
+    options = {m: dict(o) for m, o in (real.get("method_options") or {}).items()}
+    for method, own in (exp.get("method_options") or {}).items():
+        options[method] = {**options.get(method, {}), **own}
+    exp["method_options"] = options
     return exp
 
 
@@ -51,6 +61,9 @@ def check(section: dict, datasets: Mapping) -> None:
         The dataset registry (name -> entry); empty = names are not checked.
     """
     check_toy(section.get("toy") or {})
+    check_method_options(
+        section.get("realdata", {}).get("method_options"), "config key ramona.realdata"
+    )
     known = set(datasets or ())
     for name, exp in section.get("realdata", {}).get("experiments", {}).items():
         key = f"config key ramona.realdata.experiments.{name}"
@@ -61,13 +74,7 @@ def check(section: dict, datasets: Mapping) -> None:
                 f"{key}.dataset: unknown dataset {exp['dataset']!r}"
                 f" (`rlsbench datasets list` lists the registry)"
             )
-        for method, options in (exp.get("method_options") or {}).items():
-            allowed = {"n_iter", *METHOD_OPTIONS.get(method, ())}
-            for option in sorted(set(options) - allowed):
-                raise ConfigError(
-                    f"{key}.method_options.{method}.{option}: not an option of {method} "
-                    f"(its options: {', '.join(sorted(allowed))})"
-                )
+        check_method_options(exp.get("method_options"), key)
         S = exp["n_selected"]
         if isinstance(S, dict) and set(S) != set(exp["kernels"]):
             raise ConfigError(
@@ -75,6 +82,17 @@ def check(section: dict, datasets: Mapping) -> None:
                 f"{exp['kernels']}, got {sorted(S)}"
             )
         check_shapes(name, exp, datasets)
+
+
+def check_method_options(method_options, key: str) -> None:
+    """Every option is one its method's ranker takes (ConfigError naming the key)."""
+    for method, options in (method_options or {}).items():
+        allowed = {"n_iter", *METHOD_OPTIONS.get(method, ())}
+        for option in sorted(set(options) - allowed):
+            raise ConfigError(
+                f"{key}.method_options.{method}.{option}: not an option of {method} "
+                f"(its options: {', '.join(sorted(allowed))})"
+            )
 
 
 def toy_features(problem: str) -> int:
