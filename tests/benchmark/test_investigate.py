@@ -48,6 +48,12 @@ def toy(tmp_path, monkeypatch):
     """A toy part whose investigations module is out of tree, beside rlsbench's parts."""
     (tmp_path / "toy_investigations.py").write_text(TOY_MODULE)
     monkeypatch.syspath_prepend(str(tmp_path))
+    # joblib reuses its loky workers across calls: workers started by an earlier test (same
+    # pytest process) have the old sys.path and cannot import the toy module, so start afresh
+    # (a new worker gets this process's sys.path)
+    from joblib.externals.loky import get_reusable_executor
+
+    get_reusable_executor().shutdown(wait=True)
     toy_part = parts.Part(
         name="toy",
         title="Toy (2024)",
