@@ -37,19 +37,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from rlsbench.studies.fidelity.ledger import KEY_COLUMNS
+
 #: Columns that identify a row of the fidelity ledger (``results/paper/fidelity.csv``).
-LEDGER_KEY = (
-    "level",
-    "paper",
-    "item",
-    "row",
-    "column",
-    "dataset",
-    "method",
-    "setting",
-    "metric",
-    "claim_id",
-)
+LEDGER_KEY = KEY_COLUMNS
 
 #: Columns of the ledger that two runs of one config must share besides the key: what the
 #: paper printed, the verdict and why.
