@@ -803,9 +803,7 @@ def _usps_vs_fisher(tree):
         gaps = [
             (
                 piv.loc[S, "fisher"] - piv.loc[S, m],
-                _paired_se(
-                    tree, r, S, m, "fisher", math.hypot(se.loc[S, m], se.loc[S, "fisher"])
-                ),
+                _paired_se(tree, r, S, m, "fisher", math.hypot(se.loc[S, m], se.loc[S, "fisher"])),
             )
             for S in piv.index
         ]
