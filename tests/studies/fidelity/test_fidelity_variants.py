@@ -5,6 +5,7 @@ wording's; the variant files are valid configs layered on config/paper.yaml."""
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 from pathlib import Path
@@ -76,6 +77,34 @@ def test_a_changed_variant_table_changes_only_the_variant_columns(tmp_path):
     assert summary.equals(ledger_outputs(_without_variants(tree, tmp_path))[1])
     assert "## Variants" in markdown and "a planted variant" in markdown
     assert "test-variant" in markdown
+
+
+def test_rows_a_variant_does_not_run_are_counted_apart(tmp_path):
+    """A variant that runs only some of a part's tables leaves the rest *not run*: the summary
+    counts those apart, never as another verdict."""
+    tree, folder = _tree_with_variant(tmp_path)
+    shutil.rmtree(folder / "fig1")  # the variant ran Table 1 only
+    ledger, _, markdown = ledger_outputs(tree)
+    _, verdict = variant_columns("test-variant")
+    rows = ledger[(ledger["paper"] == "sunyao") & ledger["level"].isin(["item", "claim"])]
+    assert (
+        rows.loc[rows["item"] == "Fig. 1", verdict] != rows.loc[rows["item"] == "Fig. 1", "verdict"]
+    ).any()
+    skipped = rows[(rows[verdict] == "not run") & (rows["verdict"] != "not run")]
+    assert len(skipped) > 0
+    section = markdown[markdown.index("## Variants") :]
+    table = pd.read_csv(
+        io.StringIO(
+            "\n".join(line.strip("|").replace("|", "\t") for line in section.splitlines()[2:5:2])
+        ),
+        sep="\t",
+    )
+    table.columns = [c.strip() for c in table.columns]
+    assert int(table["not run in it"].iloc[0]) == len(skipped)
+    # Table 1 is the same tables: nothing else moves
+    assert int(table["another verdict"].iloc[0]) == 0
+    judged = rows[rows[verdict] != ""]
+    assert int(table["items and claims"].iloc[0]) == len(judged) - len(skipped)
 
 
 def _without_variants(tree, tmp_path):

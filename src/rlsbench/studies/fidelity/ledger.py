@@ -474,7 +474,9 @@ def with_variants(ledger, root):
 
 def variants_markdown(ledger, root):
     """The summary's section on the variants of ``root``: per variant, what it changes and how
-    many of its papers' items and claims get another verdict than under the paper's wording."""
+    many of its papers' items and claims get another verdict than under the paper's wording.
+    A variant that runs only some of a part's methods leaves the others' rows *not run*: those
+    are counted apart, never as another verdict."""
     variants = variant_trees(root)
     if not variants:
         return []
@@ -484,6 +486,8 @@ def variants_markdown(ledger, root):
         if verdict not in ledger:
             continue
         mine = ledger[(ledger[verdict] != "") & ledger["level"].isin(["item", "claim"])]
+        skipped = mine[(mine[verdict] == "not run") & (mine["verdict"] != "not run")]
+        mine = mine.drop(index=skipped.index)
         moved = mine[mine[verdict] != mine["verdict"]].rename(columns={verdict: "variant_verdict"})
         rows.append(
             {
@@ -491,6 +495,7 @@ def variants_markdown(ledger, root):
                 "parts": ", ".join(parts),
                 "what it changes": description,
                 "items and claims": len(mine),
+                "not run in it": len(skipped),
                 "another verdict": len(moved),
                 "of them": "; ".join(
                     f"{r.item if r.level == 'item' else r.claim_id}"
@@ -504,7 +509,7 @@ def variants_markdown(ledger, root):
         return []
     return [
         "",
-        "## Variants (our own choices beside the paper's wording; never counted above)",
+        "## Variants (one setting other than the headline's each; never counted above)",
         "",
         pd.DataFrame(rows).to_markdown(index=False),
     ]
