@@ -122,6 +122,10 @@ LARS_PATHS = ("lar", "lasso")
 #: The stopping rules of :func:`fit_lars_path` besides a fixed number of steps.
 LARS_STOPS = ("cv", "end")
 
+#: Steps of a path run to its end: scikit-learn's ``Lars`` default ``n_nonzero_coefs`` (a path
+#: on collinear columns can drop and re-add a column, so it may take more steps than columns).
+LARS_MAX_STEPS = 500
+
 
 @dataclass(frozen=True)
 class LarsPathModel:
@@ -157,8 +161,8 @@ def _lars_path(X, y, method, max_iter):
 def lars_cv_errors(X, y, folds, *, method: str = "lar") -> np.ndarray:
     """K-fold validation squared error of the LARS path after every number of steps.
 
-    For each fold the path is computed on the other folds' rows (``lars_path``, no intercept);
-    a fold whose path ends (all columns in, or the rank of its rows reached) before step s
+    For each fold the whole path (up to :data:`LARS_MAX_STEPS` steps) is computed on the other
+    folds' rows (``lars_path``, no intercept); a fold whose path ends (all columns in, or the rank of its rows reached) before step s
     keeps its last coefficients there.
 
     Parameters
@@ -179,7 +183,7 @@ def lars_cv_errors(X, y, folds, *, method: str = "lar") -> np.ndarray:
     residuals = []
     for k in np.unique(folds):
         train, val = folds != k, folds == k
-        _, coefs = _lars_path(X[train], y[train], method, X.shape[1])
+        _, coefs = _lars_path(X[train], y[train], method, max(LARS_MAX_STEPS, X.shape[1]))
         residuals.append(X[val] @ coefs - y[val][:, None])
     n_steps = max(r.shape[1] for r in residuals)
     sse = np.zeros(n_steps)
@@ -206,8 +210,8 @@ def fit_lars_path(X, y, folds=None, *, method: str = "lar", stop="cv") -> LarsPa
         ``"cv"``: the number of steps with the lowest K-fold validation error
         (:func:`lars_cv_errors`; the fewest steps among ties); ``"end"``: the whole path (all
         columns, or the rank of X), as :class:`sklearn.linear_model.Lars` with its default
-        ``n_nonzero_coefs=500`` on up to 500 columns; an int k ≥ 1: k steps (or the path's
-        end, if sooner).
+        ``n_nonzero_coefs=500`` (:data:`LARS_MAX_STEPS`); an int k ≥ 1: k steps (or the
+        path's end, if sooner).
 
     Returns
     -------
@@ -237,7 +241,7 @@ def fit_lars_path(X, y, folds=None, *, method: str = "lar", stop="cv") -> LarsPa
         cv_sse = lars_cv_errors(X, y, folds, method=method)
         steps = int(np.argmin(cv_sse))
     else:
-        steps = X.shape[1] if stop == "end" else int(stop)
+        steps = max(LARS_MAX_STEPS, X.shape[1]) if stop == "end" else int(stop)
     alphas, coefs = _lars_path(X, y, method, max(steps, 1))
     last = min(steps, coefs.shape[1] - 1)
     return LarsPathModel(coefs[:, last].copy(), last, float(alphas[last]), cv_sse)
@@ -309,6 +313,7 @@ def op_rr(stats: FoldStats, ranking, lambdas) -> PrunedModel:
 
 
 __all__ = [
+    "LARS_MAX_STEPS",
     "LARS_PATHS",
     "LARS_STOPS",
     "LarsPathModel",
