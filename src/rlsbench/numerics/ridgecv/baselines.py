@@ -162,8 +162,8 @@ def lars_cv_errors(X, y, folds, *, method: str = "lar") -> np.ndarray:
     """K-fold validation squared error of the LARS path after every number of steps.
 
     For each fold the whole path (up to :data:`LARS_MAX_STEPS` steps) is computed on the other
-    folds' rows (``lars_path``, no intercept); a fold whose path ends (all columns in, or the rank of its rows reached) before step s
-    keeps its last coefficients there.
+    folds' rows (``lars_path``, no intercept); a fold whose path ends (all columns in, or the
+    rank of its rows reached) before step s keeps its last coefficients there.
 
     Parameters
     ----------
