@@ -8,7 +8,13 @@ import pytest
 
 from rlsbench.benchmark.methods import MethodPluginError, get_method
 from rlsbench.benchmark.methods.kfold import kfold_runner
-from rlsbench.numerics.ridgecv.baselines import fit_lars, lars_ranking, op_lr, op_rr
+from rlsbench.numerics.ridgecv.baselines import (
+    fit_lars,
+    fit_lars_path,
+    lars_ranking,
+    op_lr,
+    op_rr,
+)
 from rlsbench.numerics.ridgecv.ffs_bfs import backward_selection, forward_selection, refit
 from rlsbench.numerics.ridgecv.kfold_lambda import (
     fold_statistics,
@@ -191,4 +197,56 @@ def test_ridge_kfold_selects_nothing_so_the_protocol_and_scaling_refuse_it():
             bias=0.0,
             seed=0,
             n_jobs=1,
+        )
+
+
+@pytest.mark.parametrize("stop", ["cv", "end", 3])
+def test_plain_lars_column_is_the_lar_path_stopped_as_asked(problem, stop):
+    p = problem
+    row = run_task(
+        p["X"],
+        p["y"],
+        p["X_test"],
+        p["y_test"],
+        task="regression",
+        methods=["lars"],
+        n_folds=N_FOLDS,
+        n_lambdas=N_LAMBDAS,
+        seed=SEED,
+        fixed=[N],
+        method_options={"lars": {"path": "lar", "stop": stop}},
+    )[0]
+    model = fit_lars_path(p["X"], p["y"], p["folds"], method="lar", stop=stop)
+    sel = np.flatnonzero(model.coef)
+    cv_sse = None if model.cv_sse is None else model.cv_sse[model.n_steps]
+    _expect(p, row, sel, model.alpha, model.coef[sel], cv_sse)
+    assert row["n_steps"] == model.n_steps
+    # the default column is another model: LassoLarsCV
+    assert row["error"] != p["rows"]["lars"]["error"]
+
+
+@pytest.mark.parametrize(
+    ("options", "match"),
+    [
+        ({"lars": {"path": "lars"}}, "option path"),
+        ({"lars": {"path": "lar", "stop": 0}}, "option stop"),
+        ({"lars": {"stop": "aic"}}, "option stop"),
+        ({"lasso": {"path": "lar"}}, "method_options: unknown methods"),
+    ],
+)
+def test_bad_lars_options_are_refused_by_name(problem, options, match):
+    p = problem
+    with pytest.raises(ValueError, match=match):
+        run_task(
+            p["X"],
+            p["y"],
+            p["X_test"],
+            p["y_test"],
+            task="regression",
+            methods=["lars"],
+            n_folds=N_FOLDS,
+            n_lambdas=N_LAMBDAS,
+            seed=SEED,
+            fixed=[N],
+            method_options=options,
         )

@@ -191,6 +191,29 @@ def test_the_schema_refuses_a_time_budget_and_bad_steps(extra):
         validate_section(_section(**extra), SCHEMA, "buteneers")
 
 
+@pytest.mark.parametrize(
+    "options", [{}, {"lars": {}}, {"lars": {"path": "lar", "stop": "cv"}}, {"lars": {"stop": 7}}]
+)
+def test_the_schema_takes_lars_options(options):
+    validate_section(_section(method_options=options), SCHEMA, "buteneers")
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"lars": {"path": "least-angle"}},
+        {"lars": {"stop": 0}},
+        {"lars": {"stop": "bic"}},
+        {"lars": {"stop": 2.5}},
+        {"lars": {"n_steps": 3}},
+        {"ffs_eigen": {"variant": "covariance"}},
+    ],
+)
+def test_the_schema_refuses_bad_lars_options(options):
+    with pytest.raises(ConfigError, match="buteneers"):
+        validate_section(_section(method_options=options), SCHEMA, "buteneers")
+
+
 def test_the_paper_config_has_canc_and_pric_at_the_papers_sizes_and_no_stand_in():
     section = yaml.safe_load((REPO / "config" / "paper.yaml").read_text())["buteneers"]
     validate_section(section, SCHEMA, "buteneers")

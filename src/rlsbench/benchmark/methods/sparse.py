@@ -143,29 +143,76 @@ def _runner(name, rank):
     return run
 
 
-def lasso_kfold(task: KFoldTask) -> KFoldFit:
-    """The Lasso on a K-fold task: LARS with its penalty chosen by the task's folds
-    (:class:`sklearn.linear_model.LassoLarsCV`, no intercept: the task's X carries its own
-    constant column). The fixed cost is one full-data Lasso-LARS path on the free columns
-    (Buteneers et al.'s LARS column).
+def lasso_kfold(task: KFoldTask, *, path: str = "lasso", stop="cv") -> KFoldFit:
+    """LARS on a K-fold task (Buteneers et al.'s LARS column), no intercept: the task's X
+    carries its own constant column.
+
+    The default is the Lasso with its penalty chosen by the task's folds
+    (:class:`sklearn.linear_model.LassoLarsCV`,
+    :func:`~rlsbench.numerics.ridgecv.baselines.fit_lars`).
+    Any other choice runs the path of ``path`` on all rows and stops it by ``stop``
+    (:func:`~rlsbench.numerics.ridgecv.baselines.fit_lars_path`). The fixed cost is one
+    full-data path of ``path`` on the free columns.
 
     Parameters
     ----------
     task : KFoldTask
+    path : {"lasso", "lar"}
+        LARS with the Lasso modification, or plain least angle regression (Efron et al. 2004).
+    stop : "cv", "end" or int
+        The number of steps (``"lar"``; the penalty for ``"lasso"``) with the lowest validation
+        error on the task's folds, the whole path, or a fixed number of steps.
 
     Returns
     -------
     KFoldFit
-        ``cv_sse`` is None (LassoLarsCV keeps no error on the task's grid).
+        ``cv_sse`` is the validation error at the chosen step (None for LassoLarsCV, which
+        keeps no error on the task's grid); ``extra["n_steps"]``: the steps of the path taken
+        (not for LassoLarsCV).
+
+    Raises
+    ------
+    ValueError
+        A bad ``path`` or ``stop``; the message names the method and the option.
     """
     from rlsbench.benchmark.timing import Stopwatch
-    from rlsbench.numerics.ridgecv.baselines import fit_lars, lars_path_time
+    from rlsbench.numerics.ridgecv.baselines import (
+        LARS_PATHS,
+        LARS_STOPS,
+        fit_lars,
+        fit_lars_path,
+        lars_path_time,
+    )
 
-    t_fixed = lars_path_time(task.X[:, task.free], task.y)
+    if path not in LARS_PATHS:
+        raise ValueError(
+            f"method 'lasso_path': option path must be one of {LARS_PATHS}, got {path!r}"
+        )
+    steps = isinstance(stop, (int, np.integer)) and not isinstance(stop, bool) and stop >= 1
+    if not steps and stop not in LARS_STOPS:
+        raise ValueError(
+            f"method 'lasso_path': option stop must be one of {LARS_STOPS} or a number of "
+            f"steps >= 1, got {stop!r}"
+        )
+    t_fixed = lars_path_time(task.X[:, task.free], task.y, method=path)
+    if path == "lasso" and stop == "cv":
+        with Stopwatch() as clock:
+            model = fit_lars(task.X, task.y, task.folds)
+        sel = np.flatnonzero(model.coef_)
+        return KFoldFit(t_fixed, clock.wall_s, sel, float(model.alpha_), None, model.coef_[sel])
     with Stopwatch() as clock:
-        model = fit_lars(task.X, task.y, task.folds)
-    sel = np.flatnonzero(model.coef_)
-    return KFoldFit(t_fixed, clock.wall_s, sel, float(model.alpha_), None, model.coef_[sel])
+        model = fit_lars_path(task.X, task.y, task.folds, method=path, stop=stop)
+    sel = np.flatnonzero(model.coef)
+    cv_sse = None if model.cv_sse is None else float(model.cv_sse[model.n_steps])
+    return KFoldFit(
+        t_fixed,
+        clock.wall_s,
+        sel,
+        model.alpha,
+        cv_sse,
+        model.coef[sel],
+        extra={"n_steps": model.n_steps},
+    )
 
 
 def _cd_path_flops(m, n, k, t):

@@ -1,7 +1,9 @@
 """The sparse baselines of Buteneers et al., Section 5: LARS, OP-LR and OP-RR.
 
 * LARS: the Lasso by least angle regression (:class:`sklearn.linear_model.LassoLarsCV`), its
-  penalty chosen by the same K folds.
+  penalty chosen by the same K folds (:func:`fit_lars`); or a LARS path of the caller's choice,
+  plain least angle (Efron et al. 2004, no Lasso modification) or Lasso, stopped after a number
+  of steps chosen by the same K folds, after a fixed count, or at its end (:func:`fit_lars_path`).
 * OP-LR (Miche et al. 2010, the pruning of OP-ELM): rank the features by their order of entry on
   the LAR path, then keep the prefix of that ranking with the lowest K-fold validation error of
   (unregularized) linear regression.
@@ -81,14 +83,15 @@ def lars_ranking(X, y) -> np.ndarray:
     return np.array(active + rest, dtype=np.intp)
 
 
-def lars_path_time(X, y) -> float:
-    """Seconds of one full-data Lasso-LARS path (the fixed cost of the LARS column)."""
+def lars_path_time(X, y, method: str = "lasso") -> float:
+    """Seconds of one full-data LARS path, Lasso (default) or plain LAR (``method="lar"``): the
+    fixed cost of the LARS column."""
     import time
 
     t0 = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        lars_path(np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.float64), method="lasso")
+        lars_path(np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.float64), method=method)
     return time.perf_counter() - t0
 
 
@@ -111,6 +114,137 @@ def fit_lars(X, y, folds):
         return LassoLarsCV(fit_intercept=False, cv=PredefinedSplit(folds), max_n_alphas=4000).fit(
             X, y
         )
+
+
+#: The paths of :func:`fit_lars_path`: ``lars_path``'s ``method``.
+LARS_PATHS = ("lar", "lasso")
+
+#: The stopping rules of :func:`fit_lars_path` besides a fixed number of steps.
+LARS_STOPS = ("cv", "end")
+
+#: Steps of a path run to its end: scikit-learn's ``Lars`` default ``n_nonzero_coefs`` (a path
+#: on collinear columns can drop and re-add a column, so it may take more steps than columns).
+LARS_MAX_STEPS = 500
+
+
+@dataclass(frozen=True)
+class LarsPathModel:
+    """Outcome of :func:`fit_lars_path`.
+
+    Attributes
+    ----------
+    coef : ndarray of shape (n_features,)
+        Weights at the chosen step of the full-data path.
+    n_steps : int
+        Steps of the path taken (for ``"lar"``, the number of features in the model).
+    alpha : float
+        ``lars_path``'s α at that step (the largest absolute correlation of the residual with a
+        column, divided by n_samples).
+    cv_sse : ndarray of shape (S + 1,) or None
+        K-fold validation squared error after 0..S steps (``stop="cv"``); None otherwise.
+    """
+
+    coef: np.ndarray
+    n_steps: int
+    alpha: float
+    cv_sse: np.ndarray | None
+
+
+def _lars_path(X, y, method, max_iter):
+    with warnings.catch_warnings():
+        # collinear columns end the path early: LARS' own note
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        alphas, _, coefs = lars_path(X, y, method=method, max_iter=max_iter)
+    return alphas, coefs
+
+
+def lars_cv_errors(X, y, folds, *, method: str = "lar") -> np.ndarray:
+    """K-fold validation squared error of the LARS path after every number of steps.
+
+    For each fold the whole path (up to :data:`LARS_MAX_STEPS` steps) is computed on the other
+    folds' rows (``lars_path``, no intercept); a fold whose path ends (all columns in, or the
+    rank of its rows reached) before step s keeps its last coefficients there.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,)
+    folds : ndarray of shape (n_samples,), int
+    method : {"lar", "lasso"}
+
+    Returns
+    -------
+    ndarray of shape (S + 1,)
+        Summed over the folds, after 0..S steps; S is the longest fold path.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    folds = np.asarray(folds)
+    residuals = []
+    for k in np.unique(folds):
+        train, val = folds != k, folds == k
+        _, coefs = _lars_path(X[train], y[train], method, max(LARS_MAX_STEPS, X.shape[1]))
+        residuals.append(X[val] @ coefs - y[val][:, None])
+    n_steps = max(r.shape[1] for r in residuals)
+    sse = np.zeros(n_steps)
+    for r in residuals:
+        per_step = (r**2).sum(axis=0)
+        sse += np.concatenate([per_step, np.full(n_steps - per_step.shape[0], per_step[-1])])
+    return sse
+
+
+def fit_lars_path(X, y, folds=None, *, method: str = "lar", stop="cv") -> LarsPathModel:
+    """A LARS path on all rows, stopped by a rule (no intercept: X carries its own constant
+    column where wanted).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,)
+    folds : ndarray of shape (n_samples,), int, optional
+        Fold of every row; needed by ``stop="cv"``.
+    method : {"lar", "lasso"}
+        Plain least angle regression (Efron et al. 2004, Sec. 2) or with the Lasso modification
+        (Sec. 3.1): ``lars_path``'s ``method``.
+    stop : "cv", "end" or int
+        ``"cv"``: the number of steps with the lowest K-fold validation error
+        (:func:`lars_cv_errors`; the fewest steps among ties); ``"end"``: the whole path (all
+        columns, or the rank of X), as :class:`sklearn.linear_model.Lars` with its default
+        ``n_nonzero_coefs=500`` (:data:`LARS_MAX_STEPS`); an int k ≥ 1: k steps (or the
+        path's end, if sooner).
+
+    Returns
+    -------
+    LarsPathModel
+
+    Raises
+    ------
+    ValueError
+        A bad ``method`` or ``stop``, or ``stop="cv"`` without folds; the message names it.
+    """
+    if method not in LARS_PATHS:
+        raise ValueError(f"LARS method must be one of {LARS_PATHS}, got {method!r}")
+    fixed_count = isinstance(stop, (int, np.integer)) and not isinstance(stop, bool)
+    if not (fixed_count and stop >= 1) and stop not in LARS_STOPS:
+        raise ValueError(
+            f"LARS stop must be one of {LARS_STOPS} or an integer number of steps >= 1, "
+            f"got {stop!r}"
+        )
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    if y.ndim != 1:
+        raise ValueError("LARS needs a single output y of shape (n_samples,)")
+    cv_sse = None
+    if stop == "cv":
+        if folds is None:
+            raise ValueError('LARS stop="cv" needs the folds of the rows')
+        cv_sse = lars_cv_errors(X, y, folds, method=method)
+        steps = int(np.argmin(cv_sse))
+    else:
+        steps = max(LARS_MAX_STEPS, X.shape[1]) if stop == "end" else int(stop)
+    alphas, coefs = _lars_path(X, y, method, max(steps, 1))
+    last = min(steps, coefs.shape[1] - 1)
+    return LarsPathModel(coefs[:, last].copy(), last, float(alphas[last]), cv_sse)
 
 
 def _prefix_errors_ls(stats: FoldStats, ranking, lam: float) -> np.ndarray:
@@ -178,4 +312,17 @@ def op_rr(stats: FoldStats, ranking, lambdas) -> PrunedModel:
     return PrunedModel(r, best, errs.argmin(axis=1), int(np.argmin(best)), lambdas)
 
 
-__all__ = ["PrunedModel", "lars_ranking", "lars_path_time", "fit_lars", "op_lr", "op_rr"]
+__all__ = [
+    "LARS_MAX_STEPS",
+    "LARS_PATHS",
+    "LARS_STOPS",
+    "LarsPathModel",
+    "PrunedModel",
+    "fit_lars",
+    "fit_lars_path",
+    "lars_cv_errors",
+    "lars_path_time",
+    "lars_ranking",
+    "op_lr",
+    "op_rr",
+]

@@ -16,7 +16,7 @@ from rlsbench.benchmark.config import ConfigError
 OUTPUTS = ("tables.md", "results.csv", "timing.csv")
 
 #: Keys of the section every task job depends on.
-COMMON_KEYS = ("seed", "methods", "covariance_steps")
+COMMON_KEYS = ("seed", "methods", "covariance_steps", "method_options")
 
 
 def check(section: dict, datasets: Mapping) -> None:

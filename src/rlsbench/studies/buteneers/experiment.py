@@ -75,23 +75,32 @@ def test_error(task: str, y_test, decision) -> float:
 TIMING_COLUMNS = ("t_fixed", "t_opt", "t_opt_estimate", "estimate_check", "t_features")
 
 
-def _runners(methods):
-    """(column, runner, options) of every column of ``methods``, the plugins loaded.
+def _runners(methods, method_options=None):
+    """(column, runner, options) of every column of ``methods``, the plugins loaded, the
+    column's options updated by ``method_options[column]``.
 
     Raises
     ------
     ValueError
-        A name that is no column of the tables; the message names it.
+        A name that is no column of the tables (in ``methods`` or ``method_options``); the
+        message names it.
     MethodPluginError
         The column's plugin does not load or has no K-fold runner (names its distribution).
     """
     unknown = [m for m in methods if m not in COLUMNS]
     if unknown:
         raise ValueError(f"unknown methods {sorted(unknown)}; known: {TABLE_METHODS}")
+    method_options = dict(method_options or {})
+    unknown = [m for m in method_options if m not in COLUMNS]
+    if unknown:
+        raise ValueError(
+            f"method_options: unknown methods {sorted(unknown)}; known: {TABLE_METHODS}"
+        )
     out = []
     for column in methods:
         plugin, options = COLUMNS[column]
-        out.append((column, plugin, kfold_runner(get_method(plugin)), dict(options)))
+        options = {**options, **(method_options.get(column) or {})}
+        out.append((column, plugin, kfold_runner(get_method(plugin)), options))
     return out
 
 
@@ -109,6 +118,7 @@ def run_task(
     fixed=(),
     covariance_steps=None,
     lambda_range=(1e-8, 1e2),
+    method_options=None,
     log=None,
 ) -> list[dict]:
     """Every method of the tables on one train/test split.
@@ -141,6 +151,11 @@ def run_task(
         A run it cuts has no selection of its own (``n_selected``, ``pct_removed``, ``error``
         are NaN), ``agrees_with_eigen`` for the steps it took and ``t_opt_estimate`` for the
         whole run (:func:`rlsbench.benchmark.methods.kfold.covariance_time_estimate`).
+    method_options : dict, optional
+        Column -> options of its plugin's K-fold runner, updating the column's own
+        (:data:`COLUMNS`), e.g. ``{"lars": {"path": "lar", "stop": "cv"}}``: plain least angle
+        regression stopped by the task's folds instead of LassoLarsCV
+        (:func:`rlsbench.benchmark.methods.sparse.lasso_kfold`).
     log : callable, optional
         ``log(str)`` progress messages.
 
@@ -163,7 +178,7 @@ def run_task(
         (condition number of the training covariance), ``step_budget``, ``n_steps``,
         ``steps_needed``, ``cut_by_budget``, ``agrees_with_eigen``.
     """
-    runners = _runners(methods)
+    runners = _runners(methods, method_options)
     budgets = (
         dict(covariance_steps)
         if isinstance(covariance_steps, Mapping)

@@ -152,8 +152,8 @@ def task_job(table, *, name, task, common, threads, data=None):
     task : dict
         Its entry of ``buteneers.tasks`` (without the name).
     common : dict
-        ``seed``, ``methods``, ``covariance_steps`` of the section (a task's own
-        ``covariance_steps`` overrides the section's).
+        ``seed``, ``methods``, ``covariance_steps`` and (if set) ``method_options`` of the
+        section (a task's own ``covariance_steps`` overrides the section's).
     threads : int
         BLAS threads.
     data : str, optional
@@ -184,6 +184,7 @@ def task_job(table, *, name, task, common, threads, data=None):
             seed=seed,
             fixed=[built["X_train"].shape[1] - 1],
             covariance_steps=spec.get("covariance_steps", common.get("covariance_steps")),
+            method_options=common.get("method_options"),
             log=log.info,
         )
 
