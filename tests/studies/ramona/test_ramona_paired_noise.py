@@ -71,3 +71,59 @@ def test_r5_gap_is_judged_against_the_paired_spread(tmp_path, with_rows):
             # without the per-split table: two independent means, the gap within noise
             assert o.holds == INCONCLUSIVE
             assert "0 of 5 against it beyond" in o.ours
+
+
+def _ionosphere_tree(root, seed0_offset):
+    """Fig. 3 (Ionosphere) summary with its lowest linear cell 12.0 % (below the claim's
+    12.5 %, within noise), and a seeds investigation whose seed 0 (the run's own draw) is the
+    run's table shifted by ``seed0_offset`` points, seeds 1-2 above 12.5 %."""
+    methods, selected = ("fisher", "sas"), (5, 10)
+    summary, seeds = [], []
+    for kernel, level in (("linear", 12.0), ("rbf", 5.5)):
+        for i, m in enumerate(methods):
+            for j, S in enumerate(selected):
+                mean = level + i + j
+                summary.append(
+                    dict(
+                        experiment="fig3_ionosphere",
+                        dataset="ionosphere",
+                        kernel=kernel,
+                        method=m,
+                        n_selected=S,
+                        mean=mean,
+                        std=5.0,
+                        n_repeats=30,
+                    )
+                )
+                if kernel == "linear":
+                    for split_seed, shift in ((0, seed0_offset), (1, 1.0), (2, 1.5)):
+                        seeds.append(
+                            dict(
+                                experiment="fig3_ionosphere",
+                                kernel=kernel,
+                                method=m,
+                                n_selected=S,
+                                repeat=0,
+                                error=(mean + shift) / 100.0,
+                                split_seed=split_seed,
+                                seed=0,
+                            )
+                        )
+    (root / "ramona" / "realdata").mkdir(parents=True)
+    (root / "ramona" / "investigations").mkdir(parents=True)
+    pd.DataFrame(summary).to_csv(root / "ramona" / "realdata" / "summary.csv", index=False)
+    pd.DataFrame(seeds).to_csv(root / "ramona" / "investigations" / "seeds.csv", index=False)
+    return RunTree(root)
+
+
+def test_r11_uses_the_seeds_investigation_only_when_it_was_made_under_the_runs_setting(
+    tmp_path,
+):
+    same = CHECKS["R11"](_ionosphere_tree(tmp_path / "same", 0.0))[0]
+    assert "holds in 2 of 3 split seeds" in same.ours
+    assert "not used" not in same.ours
+    other = CHECKS["R11"](_ionosphere_tree(tmp_path / "other", 0.7))[0]
+    assert "another setting" in other.ours and "not used" in other.ours
+    assert "split seeds" not in other.ours
+    # without the draws the failure within noise is inconclusive all the same
+    assert other.holds == INCONCLUSIVE
