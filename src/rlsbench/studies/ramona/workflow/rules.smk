@@ -37,6 +37,7 @@ rule ramona_toy:
         method="{method}",
         # the settings of this job only: adding a method must not re-run the others
         toy={k: v for k, v in RAMONA.get("toy", {}).items() if k != "methods"},
+        method_options=lambda wc: ramona_config.method_options(RAMONA).get(wc.method, {}),
         seed=RAMONA.get("seed", 0),
     script:
         CALL
@@ -83,6 +84,7 @@ rule ramona_cputime:
         function="rlsbench.studies.ramona.jobs.cputime_job",
         axis="{axis}",
         cputime=RAMONA.get("cputime"),
+        method_options=ramona_config.method_options(RAMONA),
         seed=RAMONA.get("seed", 0),
     script:
         CALL
