@@ -179,6 +179,21 @@ def test_part_wide_options_reach_every_experiment_below_the_realdata_and_own_one
         check(section, {})
 
 
+def test_toy_and_cputime_jobs_get_the_options_only_where_the_part_sets_them():
+    from rlsbench.studies.ramona.config import cputime_job_settings, toy_job_settings
+
+    section = _experiment()
+    section["toy"] = {"n_train": [10], "methods": ["r2w2", "sas"]}
+    section["cputime"] = {"N": [10], "D": [5], "methods": ["r2w2"]}
+    # no options: the jobs' settings are the sections' (a run without them re-runs nothing)
+    assert toy_job_settings(section, "r2w2") == {"n_train": [10]}
+    assert cputime_job_settings(section) == section["cputime"]
+    section["method_options"] = {"r2w2": {"radius": "qp"}}
+    assert toy_job_settings(section, "r2w2")["method_options"] == {"radius": "qp"}
+    assert "method_options" not in toy_job_settings(section, "sas")
+    assert cputime_job_settings(section)["method_options"] == {"r2w2": {"radius": "qp"}}
+
+
 def test_the_schema_takes_the_papers_protocol_and_defaults_to_joint():
     section = validate_section(
         _experiment(multiclass="pairwise", pools={"train": [0, 7291], "test": "rest"}),

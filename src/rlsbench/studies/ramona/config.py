@@ -35,6 +35,23 @@ def method_options(section: dict) -> dict:
     return _layered(section.get("method_options"))
 
 
+def toy_job_settings(section: dict, method: str) -> dict:
+    """What one toy job of ``method`` needs: ``ramona.toy`` without its method list (adding a
+    method must not re-run the others) and, where the part sets any, the method's options
+    (``method_options``; absent otherwise, so that a config without options keeps its jobs)."""
+    toy = {k: v for k, v in (section.get("toy") or {}).items() if k != "methods"}
+    own = method_options(section).get(method)
+    return {**toy, "method_options": own} if own else toy
+
+
+def cputime_job_settings(section: dict) -> dict:
+    """``ramona.cputime`` and, where the part sets any, its ``method_options`` (method ->
+    options; absent otherwise, so that a config without options keeps its jobs)."""
+    cpu = dict(section.get("cputime") or {})
+    options = method_options(section)
+    return {**cpu, "method_options": options} if options else cpu
+
+
 def experiment(section: dict, name: str) -> dict:
     """Settings of one real-data experiment with the section's defaults filled in.
 

@@ -47,7 +47,7 @@ def _figures():
 # ---------------------------------------------------------------------------------------------
 # Measured jobs
 # ---------------------------------------------------------------------------------------------
-def toy_job(table, *, problem, method, toy, seed, threads, method_options=None):
+def toy_job(table, *, problem, method, toy, seed, threads):
     """One (toy problem, method) of Fig. 1 (Section V-A) -> tidy CSV rows.
 
     Parameters
@@ -57,10 +57,10 @@ def toy_job(table, *, problem, method, toy, seed, threads, method_options=None):
     problem : {"linear", "nonlinear"}
     method : str
     toy : dict
-        ``ramona.toy`` without its method list (adding a method re-runs no other job).
+        ``ramona.toy`` without its method list (adding a method re-runs no other job), with
+        this method's ranker options under ``method_options`` where the part sets any
+        (:func:`rlsbench.studies.ramona.config.toy_job_settings`).
     seed, threads : int
-    method_options : dict or None
-        This method's ranker options (``ramona.method_options``).
     """
     with Stopwatch() as clock, threadpool_limits(limits=threads):
         rows = toy_rows(
@@ -70,11 +70,10 @@ def toy_job(table, *, problem, method, toy, seed, threads, method_options=None):
             n_test=toy.get("n_test", 500),
             n_repeats=toy.get("n_repeats", 40),
             n_select=toy.get("n_selected", 2),
-            method_options=method_options,
+            method_options=toy.get("method_options"),
             seed=seed,
         )
-    settings = {"toy": toy, **({"method_options": method_options} if method_options else {})}
-    df = with_provenance(pd.DataFrame(rows), provenance(settings, seed))
+    df = with_provenance(pd.DataFrame(rows), provenance({"toy": toy}, seed))
     write_csv(df, table)
     log.info("%s/%s: %d rows in %.1f s", problem, method, len(df), clock.wall_s)
 
@@ -135,9 +134,10 @@ def realdata_job(table, *, data, experiment_name, kernel, experiment, seed, thre
     log.info("%s %s: %d rows in %.1f s", experiment_name, kernel, len(df), total.wall_s)
 
 
-def cputime_job(table, *, axis, cputime, seed, method_options=None):
+def cputime_job(table, *, axis, cputime, seed):
     """CPU-time sweep of Table VIII (axis N) or IX (axis D), one BLAS thread -> CSV rows;
-    ``method_options``: method -> ranker options (``ramona.method_options``)."""
+    ``cputime``: the section's ``cputime`` with the part's ``method_options`` where it sets
+    any (:func:`rlsbench.studies.ramona.config.cputime_job_settings`)."""
     cfg = cputime
     with threadpool_limits(limits=1):  # the paper times a single core
         rows = cputime_rows(
@@ -147,11 +147,10 @@ def cputime_job(table, *, axis, cputime, seed, method_options=None):
             methods=cfg.get("methods", ["arom", "rfe", "sas", "kfds"]),
             n_iter=cfg.get("n_iter", 10),
             n_repeats=cfg.get("n_repeats", 5),
-            method_options=method_options,
+            method_options=cfg.get("method_options"),
             seed=seed,
         )
-    settings = {**cfg, **({"method_options": method_options} if method_options else {})}
-    df = with_provenance(pd.DataFrame(rows), provenance(settings, seed))
+    df = with_provenance(pd.DataFrame(rows), provenance(cfg, seed))
     write_csv(df, table)
     log.info("axis %s: %d timings", axis, len(df))
 
