@@ -15,6 +15,7 @@ from rlsbench.numerics.kernel.selectors import (
 )
 from rlsbench.numerics.kernel.wrappers import (
     enclosing_ball,
+    enclosing_ball_qp,
     joachims_C,
     radius_margin_value_grad,
 )
@@ -149,27 +150,78 @@ def test_enclosing_ball_radius_solves_the_qp():
     assert beta.min() >= 0 and beta.sum() == pytest.approx(1.0)
 
 
+def _soft_rbf_gram(n, seed):
+    # R2W2's matrix K + I/C: positive definite, so the ball's β is unique
+    X = np.random.default_rng(seed).normal(size=(n, 4))
+    return ScaledKernel("rbf", sigma=1.5).gram(X, X, np.ones(4)) + np.eye(n) / 2.0
+
+
+@pytest.mark.parametrize("n", [15, 40])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_dense_qp_and_frank_wolfe_give_the_same_radius_and_multipliers(n, seed):
+    K = _soft_rbf_gram(n, seed)
+    r2_fw, beta_fw = enclosing_ball(K)
+    r2_qp, beta_qp = enclosing_ball_qp(K)
+    # both reach the optimum to rounding: 1e-9 relative on R², 1e-7 on every β_i
+    assert r2_qp == pytest.approx(r2_fw, rel=1e-9)
+    np.testing.assert_allclose(beta_qp, beta_fw, atol=1e-7)
+    assert beta_qp.min() >= 0 and beta_qp.sum() == pytest.approx(1.0)
+    assert 1 < np.count_nonzero(beta_qp) < n  # a sparse support: the bounds are active
+
+
+def test_dense_qp_ball_on_a_rank_deficient_gram_has_the_same_centre():
+    # a linear Gram of rank 3: β is not unique, the radius and the centre Kβ are
+    Z = np.random.default_rng(3).normal(size=(30, 3))
+    K = Z @ Z.T
+    r2_fw, beta_fw = enclosing_ball(K)
+    r2_qp, beta_qp = enclosing_ball_qp(K)
+    assert r2_qp == pytest.approx(r2_fw, rel=1e-9)
+    np.testing.assert_allclose(K @ beta_qp, K @ beta_fw, atol=1e-7)
+    two = np.array([[0.0, 0.0], [2.0, 0.0]])
+    assert enclosing_ball_qp(two @ two.T)[0] == pytest.approx(1.0)
+
+
+def test_dense_qp_ball_does_not_depend_on_the_kernel_scale():
+    K = _soft_rbf_gram(25, 4)
+    r2, beta = enclosing_ball_qp(K)
+    r2_big, beta_big = enclosing_ball_qp(1e6 * K)
+    assert r2_big == pytest.approx(1e6 * r2, rel=1e-9)
+    np.testing.assert_allclose(beta_big, beta, atol=1e-9)
+
+
+@pytest.mark.parametrize("radius", ["frank_wolfe", "qp"])
 @pytest.mark.parametrize(
     "kernel", [ScaledKernel("linear"), ScaledKernel("rbf", sigma=1.5)], ids=["linear", "rbf"]
 )
-def test_radius_margin_gradient_matches_finite_differences(kernel):
+def test_radius_margin_gradient_matches_finite_differences(kernel, radius):
     rng = np.random.default_rng(0)
     X = rng.normal(size=(30, 3))
     y = np.r_[np.ones(15), -np.ones(15)]
     X[:15, 0] += 1.0
     codes, _, counts = encode_labels(y)
     w = rng.uniform(0.5, 1.5, size=3)
-    _, grad = radius_margin_value_grad(X, codes, counts, w, kernel, 0.7)
+
+    def bound(v):
+        return radius_margin_value_grad(X, codes, counts, v, kernel, 0.7, radius=radius)
+
+    _, grad = bound(w)
     # the SVM and the ball are solved numerically: a wider step keeps their tolerance out
-    fd = [
-        (
-            radius_margin_value_grad(X, codes, counts, w + e, kernel, 0.7)[0]
-            - radius_margin_value_grad(X, codes, counts, w - e, kernel, 0.7)[0]
-        )
-        / 2e-3
-        for e in np.eye(3) * 1e-3
-    ]
+    fd = [(bound(w + e)[0] - bound(w - e)[0]) / 2e-3 for e in np.eye(3) * 1e-3]
     np.testing.assert_allclose(grad, fd, rtol=1e-2, atol=1e-3)
+
+
+def test_r2w2_selects_the_same_features_with_either_radius_solver():
+    X, y = make_weston_nonlinear(30, seed=2, n_features=8)
+    fw = R2W2(max_iter=5).fit(X, y)
+    qp = R2W2(max_iter=5, radius="qp").fit(X, y)
+    np.testing.assert_array_equal(qp.order_, fw.order_)
+    np.testing.assert_allclose(qp.history_, fw.history_, rtol=1e-6)
+
+
+def test_r2w2_rejects_an_unknown_radius_solver():
+    X, y = make_weston_nonlinear(20, seed=0, n_features=4)
+    with pytest.raises(ValueError, match="'radius' parameter of R2W2 must be"):
+        R2W2(radius="cvxopt").fit(X, y)
 
 
 def test_r2w2_finds_the_nonlinear_pair():

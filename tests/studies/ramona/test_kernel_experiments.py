@@ -164,6 +164,14 @@ def test_method_options_reach_the_ranker_and_unknown_ones_fail():
     assert make_ranker("sas", "rbf", n_iter=10).max_iter == 10
     with pytest.raises(ValueError, match="SCSS only"):
         make_ranker("sas", "rbf", epsilon=1.0)
+    assert make_ranker("r2w2", "rbf").radius == "frank_wolfe"
+    assert make_ranker("r2w2", "rbf", radius="qp").radius == "qp"
+    assert make_ranker("kfds", "linear", mu=1e-4).mu == 1e-4
+    assert make_ranker("kfds", "linear").mu == 0.1
+    with pytest.raises(ValueError, match="radius is an option of R2W2 only, not of 'sas'"):
+        make_ranker("sas", "rbf", radius="qp")
+    with pytest.raises(ValueError, match="mu is an option of KFDS only, not of 'arom'"):
+        make_ranker("arom", "linear", mu=1.0)
     rng = np.random.default_rng(3)
     y = np.repeat([0, 1], 30)
     X = rng.normal(size=(60, 5))
@@ -173,6 +181,32 @@ def test_method_options_reach_the_ranker_and_unknown_ones_fail():
         realdata_rows(X, y, method="sas", method_options={"epsilon": 1.0}, **kw)
     rows = realdata_rows(X, y, method="scss", method_options={"epsilon": 5.0, "n_iter": 3}, **kw)
     assert len(rows) == 1
+    with pytest.raises(ValueError, match=r"unknown option\(s\) \['radius'\]"):
+        realdata_rows(X, y, method="kfds", method_options={"radius": "qp"}, **kw)
+
+
+def test_toy_and_cputime_rows_pass_the_radius_solver_to_r2w2(monkeypatch):
+    from rlsbench.numerics.kernel import wrappers
+
+    calls = []
+    solver = wrappers.RADIUS_SOLVERS["qp"]
+
+    def spy(K):
+        calls.append(K.shape[0])
+        return solver(K)
+
+    monkeypatch.setitem(wrappers.RADIUS_SOLVERS, "qp", spy)
+    toy = toy_rows(
+        "nonlinear", "r2w2", n_train=[12], n_test=20, n_repeats=1,
+        method_options={"radius": "qp", "n_iter": 2},
+    )  # fmt: skip
+    assert len(toy) == 1 and calls
+    calls.clear()
+    cpu = cputime_rows(
+        "N", [12], fixed=4, methods=["r2w2"], n_iter=2, n_repeats=1,
+        method_options={"r2w2": {"radius": "qp", "n_iter": 50}},
+    )  # fmt: skip
+    assert len(cpu) == 1 and calls
 
 
 def test_table5_puts_ours_beside_the_paper_and_wangs_quoted_results():

@@ -139,11 +139,59 @@ def _experiment(**changes):
     [
         ({"multiclass": "one-vs-rest"}, "ramona.realdata.experiments.t.multiclass"),
         ({"pools": {"train": [0, 10], "test": "others"}}, "ramona.realdata.experiments.t.pools"),
+        (
+            {"method_options": {"r2w2": {"radius": "cvxopt"}}},
+            "ramona.realdata.experiments.t.method_options.r2w2.radius",
+        ),
+        (
+            {"method_options": {"kfds": {"mu": 0.0}}},
+            "ramona.realdata.experiments.t.method_options.kfds.mu",
+        ),
     ],
 )
 def test_the_schema_refuses_a_bad_value_naming_its_key(changes, key):
     with pytest.raises(ConfigError, match=rf"config key {key}"):
         validate_section(_experiment(**changes), SCHEMA, "ramona")
+
+
+def test_the_schema_refuses_a_bad_part_wide_radius_naming_its_key():
+    section = _experiment()
+    section["method_options"] = {"r2w2": {"radius": "dense"}}
+    with pytest.raises(ConfigError, match=r"config key ramona.method_options.r2w2.radius"):
+        validate_section(section, SCHEMA, "ramona")
+
+
+def test_part_wide_options_reach_every_experiment_below_the_realdata_and_own_ones():
+    from rlsbench.studies.ramona.config import check, experiment, method_options
+
+    section = _experiment(method_options={"kfds": {"mu": 0.5}})
+    section["method_options"] = {"r2w2": {"radius": "qp"}, "kfds": {"mu": 1e-3, "n_iter": 4}}
+    section["realdata"]["method_options"] = {"kfds": {"mu": 0.2}}
+    section = validate_section(section, SCHEMA, "ramona")
+    check(section, {})
+    assert method_options(section) == {"r2w2": {"radius": "qp"}, "kfds": {"mu": 1e-3, "n_iter": 4}}
+    assert experiment(section, "t")["method_options"] == {
+        "r2w2": {"radius": "qp"},
+        "kfds": {"mu": 0.5, "n_iter": 4},
+    }
+    section["method_options"]["sas"] = {"radius": "qp"}
+    with pytest.raises(ConfigError, match=r"ramona.method_options.sas.radius: not an option"):
+        check(section, {})
+
+
+def test_toy_and_cputime_jobs_get_the_options_only_where_the_part_sets_them():
+    from rlsbench.studies.ramona.config import cputime_job_settings, toy_job_settings
+
+    section = _experiment()
+    section["toy"] = {"n_train": [10], "methods": ["r2w2", "sas"]}
+    section["cputime"] = {"N": [10], "D": [5], "methods": ["r2w2"]}
+    # no options: the jobs' settings are the sections' (a run without them re-runs nothing)
+    assert toy_job_settings(section, "r2w2") == {"n_train": [10]}
+    assert cputime_job_settings(section) == section["cputime"]
+    section["method_options"] = {"r2w2": {"radius": "qp"}}
+    assert toy_job_settings(section, "r2w2")["method_options"] == {"radius": "qp"}
+    assert "method_options" not in toy_job_settings(section, "sas")
+    assert cputime_job_settings(section)["method_options"] == {"r2w2": {"radius": "qp"}}
 
 
 def test_the_schema_takes_the_papers_protocol_and_defaults_to_joint():

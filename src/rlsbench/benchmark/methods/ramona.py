@@ -9,12 +9,14 @@ Classification only. Constant columns, which no ranker can score, come last
 is linear), except SFS, which is only defined for the RBF kernel (Section V-C).
 
 Each method's ``tags["ranker"]`` is the one place its ranker is built:
-``ranker(kernel, *, degree=3, standardize=True, n_iter=None, epsilon=None)`` returns the unfitted
+``ranker(kernel, *, degree=3, standardize=True, n_iter=None, **options)`` returns the unfitted
 ranker (its ``fit(X, y)`` sets ``order_``) as Ramona et al. set it up for an experiment with SVM
 kernel ``kernel`` (the linear-only ones, KFDS, AROM and SVM-RFE, ignore it); ``n_iter`` fixes
-the number of iterations (tolerance 0) as in the CPU-time comparison (Section VI-C), ``epsilon``
-is SCSS's ε (eq. 18). The main protocol calls it with its kernel and the defaults; the Ramona
-study (:mod:`rlsbench.studies.ramona.experiments`) with each experiment's settings.
+the number of iterations (tolerance 0) as in the CPU-time comparison (Section VI-C);
+``options`` are the method's own (``tags["options"]``, :data:`OPTIONS`: SCSS's ``epsilon``,
+R2W2's ``radius``, KFDS's ``mu``), None meaning the ranker's default. The main protocol
+calls it with its kernel and the defaults; the Ramona study
+(:mod:`rlsbench.studies.ramona.experiments`) with each experiment's settings.
 """
 
 from __future__ import annotations
@@ -55,51 +57,71 @@ def _fixed(n_iter):
     return {} if n_iter is None else {"max_iter": int(n_iter), "tol": 0.0}
 
 
-def _only_scss_has_epsilon(name, epsilon):
-    if epsilon is not None:
-        raise ValueError(f"epsilon is an option of SCSS only, not of {name!r}")
+#: The options a ranker takes beyond ``n_iter``, by method (the estimators' own parameter
+#: names): SCSS's ε (eq. 18, relative to tr K at w = 1), R2W2's radius solver
+#: (``"frank_wolfe"`` or the paper's dense QP ``"qp"``), KFDS's ridge μ on N (relative to
+#: tr N / n). Each method's ``tags["options"]``.
+OPTIONS = {"scss": ("epsilon",), "r2w2": ("radius",), "kfds": ("mu",)}
 
 
-def _sas_ranker(kernel, *, degree=3, standardize=True, n_iter=None, epsilon=None):
-    _only_scss_has_epsilon("sas", epsilon)
+def _own_options(name, options):
+    """The options of ``options`` that are set (None = the ranker's default); ValueError
+    naming the option when ``name``'s ranker does not take it."""
+    for option in options:
+        if option not in OPTIONS.get(name, ()):
+            owners = [m.upper() for m, own in OPTIONS.items() if option in own]
+            where = f"an option of {owners[0]} only" if owners else "no ranker's option"
+            raise ValueError(f"{option} is {where}, not of {name!r}")
+    return {k: v for k, v in options.items() if v is not None}
+
+
+def _sas_ranker(kernel, *, degree=3, standardize=True, n_iter=None, **options):
+    _own_options("sas", options)
     return SAS(kernel=kernel, degree=degree, standardize=standardize, **_fixed(n_iter))
 
 
-def _scss_ranker(kernel, *, degree=3, standardize=True, n_iter=None, epsilon=None):
-    eps = {} if epsilon is None else {"epsilon": float(epsilon)}
+def _scss_ranker(kernel, *, degree=3, standardize=True, n_iter=None, **options):
+    eps = {k: float(v) for k, v in _own_options("scss", options).items()}
     return SCSS(kernel=kernel, degree=degree, standardize=standardize, **_fixed(n_iter), **eps)
 
 
-def _sfs_ranker(kernel, *, degree=3, standardize=True, n_iter=None, epsilon=None):
-    _only_scss_has_epsilon("sfs", epsilon)
+def _sfs_ranker(kernel, *, degree=3, standardize=True, n_iter=None, **options):
+    _own_options("sfs", options)
     return SFS(kernel=kernel, degree=degree, standardize=standardize, **_fixed(n_iter))
 
 
-def _kfds_ranker(kernel, *, degree=3, standardize=True, n_iter=None, epsilon=None):
-    _only_scss_has_epsilon("kfds", epsilon)
-    return KFDS(standardize=standardize, **_fixed(n_iter))
+def _kfds_ranker(kernel, *, degree=3, standardize=True, n_iter=None, **options):
+    mu = {k: float(v) for k, v in _own_options("kfds", options).items()}
+    return KFDS(standardize=standardize, **_fixed(n_iter), **mu)
 
 
-def _arom_ranker(kernel, *, degree=3, standardize=True, n_iter=None, epsilon=None):
-    _only_scss_has_epsilon("arom", epsilon)
+def _arom_ranker(kernel, *, degree=3, standardize=True, n_iter=None, **options):
+    _own_options("arom", options)
     return AROM(standardize=standardize, **_fixed(n_iter))
 
 
-def _svm_rfe_ranker(kernel, *, degree=3, standardize=True, n_iter=None, epsilon=None):
-    _only_scss_has_epsilon("svm_rfe", epsilon)
+def _svm_rfe_ranker(kernel, *, degree=3, standardize=True, n_iter=None, **options):
+    _own_options("svm_rfe", options)
     return SVMRFE(standardize=standardize)
 
 
-def _r2w2_ranker(kernel, *, degree=3, standardize=True, n_iter=None, epsilon=None):
-    _only_scss_has_epsilon("r2w2", epsilon)
+def _r2w2_ranker(kernel, *, degree=3, standardize=True, n_iter=None, **options):
+    radius = _own_options("r2w2", options)
     # with a fixed iteration count: one descent round on all features (no elimination)
     extra = {} if n_iter is None else {"elimination": 1.0}
-    return R2W2(kernel=kernel, degree=degree, standardize=standardize, **_fixed(n_iter), **extra)
+    return R2W2(
+        kernel=kernel,
+        degree=degree,
+        standardize=standardize,
+        **_fixed(n_iter),
+        **extra,
+        **radius,
+    )
 
 
-def _fisher_ranker(kernel, *, degree=3, standardize=True, n_iter=None, epsilon=None):
+def _fisher_ranker(kernel, *, degree=3, standardize=True, n_iter=None, **options):
     # the Fisher criterion is a per-feature ratio: no kernel, no iterations, no scaling
-    _only_scss_has_epsilon("fisher_score", epsilon)
+    _own_options("fisher_score", options)
     return FisherScore()
 
 
@@ -146,7 +168,7 @@ def _ranker_method(name, ranker, description, memory_bytes, kernel="linear"):
         tasks=("binary", "multiclass"),
         memory_bytes=memory_bytes,
         flops=_budget_flops,
-        tags={"paper": "ramona2012", "ranker": ranker},
+        tags={"paper": "ramona2012", "ranker": ranker, "options": OPTIONS.get(name, ())},
     )
 
 

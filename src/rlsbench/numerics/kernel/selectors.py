@@ -639,7 +639,10 @@ class KFDS(_Ranker):
     max_iter : int
     tol : float
     mu : float
-        Relative ridge on the KFD matrix N (Mika et al.'s regularization).
+        Relative ridge on the KFD matrix N (Mika et al.'s regularization), added as
+        ``mu · tr(N) / n`` to N's diagonal. Ramona et al. give no value (Sec. IV-D: "the
+        leading eigenvector of N⁻¹M", referring to Mika et al.); with the linear kernel N has
+        rank at most D, so without a ridge it is singular whenever n > D.
     standardize : bool
 
     Attributes

@@ -8,9 +8,11 @@ and holds it fixed (see ``R2W2_NOTE``).
 
 from __future__ import annotations
 
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.feature_selection import RFE
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import SVC
@@ -253,7 +255,125 @@ def enclosing_ball(K, *, tol=1e-10, max_iter=100_000, return_n_iter=False):
     return (r2, beta, n_iter) if return_n_iter else (r2, beta)
 
 
-def radius_margin_value_grad(X, codes, counts, w, kernel: ScaledKernel, C: float):
+def enclosing_ball_qp(K, *, tol=1e-10, max_iter=1000):
+    """Squared radius of the smallest enclosing sphere by a general dense QP solver.
+
+    The dual QP of the smallest enclosing ball as Weston et al. (2000) and Chapelle et al.
+    (2002) state it, R² = max_β Σ_i β_i K_ii − βᵀKβ subject to β ≥ 0 and Σβ = 1, solved by
+    SciPy's SLSQP (``scipy.optimize.minimize(method="SLSQP")``) with the exact gradient, the
+    bounds and the simplex equality. SLSQP is SciPy's dense solver for a smooth objective under
+    bounds and linear equalities together (trust-constr takes them too but is an interior
+    method, whose β only approaches the active bounds, and is slower at N ≤ 1000); it holds
+    the whole problem densely, as the paper's R2W2 (Spider's quadratic program) does. The
+    objective is divided by max_i K_ii so that SLSQP's absolute stopping tolerance means the
+    same on every kernel. SLSQP's active set is then solved exactly: with S = {i : β_i > 0},
+    the KKT system ``[2 K_SS, 1; 1ᵀ, 0] [β_S; λ] = [diag K_S; 1]`` (S corrected point by
+    point where needed, :func:`_ball_active_set_solution`); its solution replaces SLSQP's
+    when it is feasible (β_S ≥ 0) and optimal (K_jj − 2 (Kβ)_j ≤ λ off S, to ``tol``), so
+    that β is the ball's multipliers to rounding rather than SLSQP's stopping point.
+
+    Parameters
+    ----------
+    K : ndarray of shape (n, n)
+        Positive semi-definite.
+    tol : float
+        SLSQP's ``ftol`` on the scaled objective, and the tolerance of the KKT check.
+    max_iter : int
+        SLSQP's iteration limit.
+
+    Returns
+    -------
+    r2 : float
+    beta : ndarray of shape (n,)
+        The Lagrange multipliers of the ball (its centre is Σ_i β_i φ(x_i)); they give the
+        radius's gradient in :func:`radius_margin_value_grad`.
+
+    Warns
+    -----
+    ConvergenceWarning
+        When SLSQP stops without success and its active set is not the optimum either.
+    """
+    from scipy.optimize import minimize
+
+    K = np.asarray(K, dtype=np.float64)
+    n = K.shape[0]
+    scale = max(float(np.max(np.diag(K))), np.finfo(float).tiny)
+    Ks = K / scale
+    d = np.diag(Ks).copy()
+
+    def neg_value(b):
+        Kb = Ks @ b
+        return -(b @ d - b @ Kb), -(d - 2.0 * Kb)
+
+    res = minimize(
+        neg_value,
+        np.full(n, 1.0 / n),
+        jac=True,
+        method="SLSQP",
+        bounds=[(0.0, None)] * n,
+        constraints=[{"type": "eq", "fun": lambda b: b.sum() - 1.0, "jac": lambda b: np.ones(n)}],
+        options={"maxiter": int(max_iter), "ftol": tol},
+    )
+    beta = np.maximum(res.x, 0.0)
+    beta /= beta.sum()
+    polished = _ball_active_set_solution(Ks, d, beta > 1e-6 * beta.max(), tol)
+    if polished is not None:
+        beta = polished
+    elif not res.success:
+        warnings.warn(
+            f"enclosing_ball_qp: SLSQP stopped without converging ({res.message}; "
+            f"{res.nit} iterations of at most max_iter={max_iter})",
+            ConvergenceWarning,
+            stacklevel=2,
+        )
+    r2 = float(beta @ d - beta @ Ks @ beta) * scale
+    return r2, beta
+
+
+def _ball_active_set_solution(K, d, support, tol, max_rounds=20):
+    """β of the enclosing ball from the KKT equalities on a support set, or None.
+
+    Starting from ``support`` (SLSQP's), a point whose weight comes out negative leaves the
+    set and the point farthest outside the ball joins it, until β is feasible and optimal
+    (at most ``max_rounds`` times; None if it is not reached).
+    """
+    support = np.asarray(support, dtype=bool).copy()
+    for _ in range(max_rounds):
+        S = np.flatnonzero(support)
+        if S.size == 0:
+            return None
+        m = S.size
+        A = np.zeros((m + 1, m + 1))
+        A[:m, :m] = 2.0 * K[np.ix_(S, S)]
+        A[:m, m] = A[m, :m] = 1.0
+        try:
+            sol = np.linalg.solve(A, np.r_[d[S], 1.0])
+        except np.linalg.LinAlgError:
+            return None
+        if not np.all(np.isfinite(sol)):
+            return None
+        beta_s, lam = sol[:m], sol[m]
+        if beta_s.min() < 0.0:
+            support[S[beta_s < 0.0]] = False
+            continue
+        beta = np.zeros(K.shape[0])
+        beta[S] = beta_s
+        g = d - 2.0 * (K @ beta)  # the objective's gradient: λ on the support, ≤ λ off it
+        g[S] = -np.inf
+        j = int(np.argmax(g))
+        if g[j] <= lam + tol * max(abs(lam), 1.0):
+            return beta
+        support[j] = True
+    return None
+
+
+#: The solvers of the radius R² of R2W2 (``R2W2(radius=...)``), by option name.
+RADIUS_SOLVERS = {"frank_wolfe": enclosing_ball, "qp": enclosing_ball_qp}
+
+
+def radius_margin_value_grad(
+    X, codes, counts, w, kernel: ScaledKernel, C: float, *, radius: str = "frank_wolfe"
+):
     """R²W² and its gradient in the scale factors (Chapelle et al. 2002, Weston et al. 2000).
 
     2-norm soft margin: a hard-margin SVM on K̃ = K_w + I/C, C given (held fixed so that the
@@ -261,7 +381,10 @@ def radius_margin_value_grad(X, codes, counts, w, kernel: ScaledKernel, C: float
     enclosing-ball weights,
     ∂W²/∂w_d = −Σ α_i α_j y_i y_j ∂_d K_ij and ∂R²/∂w_d = Σ β_i ∂_d K_ii − Σ β_i β_j ∂_d K_ij
     (the I/C term does not depend on w). C > 2 classes: W² summed over one-vs-rest problems
-    (our extension).
+    (our extension). ``radius`` names the solver of R² and β (:data:`RADIUS_SOLVERS`:
+    "frank_wolfe", :func:`enclosing_ball`; "qp", :func:`enclosing_ball_qp`, the paper's
+    dense quadratic program); both return the ball's multipliers β, so the gradient's formula
+    is the same.
 
     Returns
     -------
@@ -271,7 +394,7 @@ def radius_margin_value_grad(X, codes, counts, w, kernel: ScaledKernel, C: float
     """
     K = kernel.gram(X, X, w)
     K_soft = K + np.eye(K.shape[0]) / C
-    r2, beta = enclosing_ball(K_soft)
+    r2, beta = RADIUS_SOLVERS[radius](K_soft)
     problems = [codes == 1] if counts.size == 2 else [codes == c for c in range(counts.size)]
     w2, M = 0.0, np.zeros_like(K)
     for pos in problems:
@@ -299,6 +422,13 @@ class R2W2(_Ranker):
     sigma, degree, coef : as :class:`~rlsbench.numerics.kernel.selectors.SAS`
     max_iter, tol, step : descent controls
         (:func:`~rlsbench.numerics.kernel.selectors.bold_driver_ascent`)
+    elimination : float
+        Fraction of the active features dropped after each descent round.
+    radius : {"frank_wolfe", "qp"}
+        Solver of the radius R² and its multipliers β (:data:`RADIUS_SOLVERS`): Frank-Wolfe
+        with away steps (:func:`enclosing_ball`, O(N) per iteration) or the paper's dense
+        quadratic program (:func:`enclosing_ball_qp`, SciPy's SLSQP). Both solve the same
+        problem; they differ in cost and in the rounding of β.
     standardize : bool
 
     Attributes
@@ -319,6 +449,7 @@ class R2W2(_Ranker):
         "tol": [Interval(Real, 0, None, closed="left")],
         "step": [Interval(Real, 0, None, closed="neither")],
         "elimination": [Interval(Real, 0, 1, closed="right")],
+        "radius": [StrOptions(set(RADIUS_SOLVERS))],
     }
 
     def __init__(
@@ -333,10 +464,12 @@ class R2W2(_Ranker):
         tol=1e-4,
         step=0.1,
         elimination=0.5,
+        radius="frank_wolfe",
         standardize=True,
     ):
         self.n_features_to_select = n_features_to_select
         self.elimination = elimination
+        self.radius = radius
         self.kernel = kernel
         self.sigma = sigma
         self.degree = degree
@@ -363,7 +496,9 @@ class R2W2(_Ranker):
             Xa = X[:, active]
 
             def neg_bound(w, Xa=Xa):
-                value, grad = radius_margin_value_grad(Xa, codes, counts, w, kernel, C)
+                value, grad = radius_margin_value_grad(
+                    Xa, codes, counts, w, kernel, C, radius=self.radius
+                )
                 return -value, -grad
 
             w, hist = bold_driver_ascent(
@@ -390,7 +525,9 @@ __all__ = [
     "R2W2",
     "SVMRFE",
     "R2W2_NOTE",
+    "RADIUS_SOLVERS",
     "enclosing_ball",
+    "enclosing_ball_qp",
     "joachims_C",
     "linear_svm_weights",
     "radius_margin_value_grad",

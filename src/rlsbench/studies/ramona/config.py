@@ -14,27 +14,60 @@ from collections.abc import Mapping
 
 from rlsbench.benchmark import config as checks
 from rlsbench.benchmark.config import ConfigError
-from rlsbench.studies.ramona.experiments import METHOD_OPTIONS, method_applies
+from rlsbench.studies.ramona.experiments import method_applies, method_options_of
 
 _NAME = re.compile(r"[A-Za-z0-9_\-]+")
+
+
+def _layered(*layers) -> dict:
+    """method -> options, each layer's options of a method updating the previous ones'."""
+    options: dict = {}
+    for layer in layers:
+        for method, own in (layer or {}).items():
+            options[method] = {**options.get(method, {}), **(own or {})}
+    return options
+
+
+def method_options(section: dict) -> dict:
+    """``ramona.method_options``: the ranker options of every study of the part (toy
+    problems, real data, CPU time), method -> options (a variant changes one option of the
+    whole part here)."""
+    return _layered(section.get("method_options"))
+
+
+def toy_job_settings(section: dict, method: str) -> dict:
+    """What one toy job of ``method`` needs: ``ramona.toy`` without its method list (adding a
+    method must not re-run the others) and, where the part sets any, the method's options
+    (``method_options``; absent otherwise, so that a config without options keeps its jobs)."""
+    toy = {k: v for k, v in (section.get("toy") or {}).items() if k != "methods"}
+    own = method_options(section).get(method)
+    return {**toy, "method_options": own} if own else toy
+
+
+def cputime_job_settings(section: dict) -> dict:
+    """``ramona.cputime`` and, where the part sets any, its ``method_options`` (method ->
+    options; absent otherwise, so that a config without options keeps its jobs)."""
+    cpu = dict(section.get("cputime") or {})
+    options = method_options(section)
+    return {**cpu, "method_options": options} if options else cpu
 
 
 def experiment(section: dict, name: str) -> dict:
     """Settings of one real-data experiment with the section's defaults filled in.
 
     ``methods``, ``n_repeats`` and ``standardize`` come from ``ramona.realdata`` where the
-    experiment does not set them; ``method_options`` are the section's, each method's options
-    updated by the experiment's own (so a variant can change one option everywhere).
+    experiment does not set them; ``method_options`` are the part's (``ramona.method_options``)
+    updated by ``ramona.realdata.method_options``, then by the experiment's own, option by
+    option (so a variant can change one option everywhere).
     """
     real = section.get("realdata", {})
     exp = dict(real.get("experiments", {})[name])
     exp.setdefault("methods", real.get("methods", []))
     exp.setdefault("n_repeats", real.get("n_repeats", 30))
     exp.setdefault("standardize", real.get("standardize", True))
-    options = {m: dict(o) for m, o in (real.get("method_options") or {}).items()}
-    for method, own in (exp.get("method_options") or {}).items():
-        options[method] = {**options.get(method, {}), **own}
-    exp["method_options"] = options
+    exp["method_options"] = _layered(
+        section.get("method_options"), real.get("method_options"), exp.get("method_options")
+    )
     return exp
 
 
@@ -61,6 +94,7 @@ def check(section: dict, datasets: Mapping) -> None:
         The dataset registry (name -> entry); empty = names are not checked.
     """
     check_toy(section.get("toy") or {})
+    check_method_options(section.get("method_options"), "config key ramona")
     check_method_options(
         section.get("realdata", {}).get("method_options"), "config key ramona.realdata"
     )
@@ -87,7 +121,7 @@ def check(section: dict, datasets: Mapping) -> None:
 def check_method_options(method_options, key: str) -> None:
     """Every option is one its method's ranker takes (ConfigError naming the key)."""
     for method, options in (method_options or {}).items():
-        allowed = {"n_iter", *METHOD_OPTIONS.get(method, ())}
+        allowed = {"n_iter", *method_options_of(method)}
         for option in sorted(set(options) - allowed):
             raise ConfigError(
                 f"{key}.method_options.{method}.{option}: not an option of {method} "

@@ -55,8 +55,14 @@ def method_applies(method: str, kernel: str) -> bool:
 #: names in its tables): its ``tags["ranker"]`` builds the ranker for an experiment.
 RANKERS = {m: {"fisher": "fisher_score", "rfe": "svm_rfe"}.get(m, m) for m in METHODS[:-1]}
 
-#: Options a method's ranker accepts from the config (``method_options``), beyond n_iter.
-METHOD_OPTIONS = {"scss": ("epsilon",)}
+
+def method_options_of(method: str) -> tuple[str, ...]:
+    """The options ``method``'s ranker accepts from the config (``method_options``) beyond
+    ``n_iter``: its plugin's ``tags["options"]`` (SCSS's ``epsilon``, R2W2's ``radius``,
+    KFDS's ``mu``); none for "svm"."""
+    if method not in RANKERS:
+        return ()
+    return tuple(get_method(RANKERS[method]).tags.get("options", ()))
 
 
 def make_ranker(
@@ -66,7 +72,7 @@ def make_ranker(
     degree: int = 3,
     standardize: bool = True,
     n_iter: int | None = None,
-    epsilon: float | None = None,
+    **options,
 ):
     """The ranker of ``method`` for an experiment with kernel ``kernel``: the one its plugin
     builds (``tags["ranker"]`` of the method :data:`RANKERS` names,
@@ -82,14 +88,18 @@ def make_ranker(
     n_iter : int or None
         Fixed number of iterations (tolerance 0), as in the CPU-time comparison; None = the
         rankers' own stopping rules.
-    epsilon : float or None
-        SCSS only: the regulariser ε of eq. 18 relative to tr K at w = 1 (None: SCSS's
-        default 0.1; the paper does not state its value).
+    **options
+        The method's own options (:func:`method_options_of`), None = the ranker's default:
+        ``epsilon`` (SCSS, the regulariser ε of eq. 18 relative to tr K at w = 1, default 0.1;
+        the paper does not state its value), ``radius`` (R2W2, the solver of the radius:
+        ``"frank_wolfe"``, the default, or ``"qp"``, the paper's dense quadratic program),
+        ``mu`` (KFDS, the ridge on N relative to tr N / n, default 0.1; the paper states
+        none). Another method's option is a ValueError naming it.
     """
     if method not in RANKERS:
         raise ValueError(f"method {method!r} has no ranker; rankers: {METHODS[:-1]}")
     ranker = get_method(RANKERS[method]).tags["ranker"]
-    return ranker(kernel, degree=degree, standardize=standardize, n_iter=n_iter, epsilon=epsilon)
+    return ranker(kernel, degree=degree, standardize=standardize, n_iter=n_iter, **options)
 
 
 def fit_svm(
@@ -175,12 +185,13 @@ def svm_error(
     return float(np.mean(svc.predict(X_test) != y_test))
 
 
-def rank(method, kernel, X, y, *, degree=3, standardize=True, n_iter=None, epsilon=None):
-    """Feature order of ``method`` (all features in their order for "svm") and fit seconds."""
+def rank(method, kernel, X, y, *, degree=3, standardize=True, n_iter=None, **options):
+    """Feature order of ``method`` (all features in their order for "svm") and fit seconds;
+    ``options`` as :func:`make_ranker`'s."""
     if method == "svm":
         return np.arange(X.shape[1]), 0.0
     ranker = make_ranker(
-        method, kernel, degree=degree, standardize=standardize, n_iter=n_iter, epsilon=epsilon
+        method, kernel, degree=degree, standardize=standardize, n_iter=n_iter, **options
     )
     with Stopwatch() as clock:
         ranker.fit(X, y)
@@ -189,13 +200,22 @@ def rank(method, kernel, X, y, *, degree=3, standardize=True, n_iter=None, epsil
 
 # -- Section V-A: toy problems ---------------------------------------------------------------
 def toy_rows(
-    problem: str, method: str, *, n_train, n_test=500, n_repeats=40, n_select=2, seed=0
+    problem: str,
+    method: str,
+    *,
+    n_train,
+    n_test=500,
+    n_repeats=40,
+    n_select=2,
+    method_options=None,
+    seed=0,
 ) -> list[dict]:
     """Fig. 1: test error of an SVM on the ``n_select`` best features of a Weston toy problem.
 
     The linear problem uses the linear kernel, the nonlinear one the RBF kernel (for SAS /
     SCSS / SFS and for the SVM). Data of repetition r at size n come from the seed sequence
-    (seed, problem, n, r), identical for every method.
+    (seed, problem, n, r), identical for every method. ``method_options``: the ranker's
+    options (:func:`make_ranker`; ``n_iter`` among them).
 
     Returns
     -------
@@ -216,7 +236,7 @@ def toy_rows(
             Xt, yt = make_toy(problem, int(n_test), seed=np.random.default_rng(s_test))
             if np.unique(y).size < 2:  # a one-class draw at n = 10: redraw deterministically
                 y[0] = -y[0]
-            order, sec = rank(method, kernel, X, y)
+            order, sec = rank(method, kernel, X, y, **(method_options or {}))
             keep = order if method == "svm" else order[:n_select]
             err = svm_error(X[:, keep], y, Xt[:, keep], yt, kernel)
             rows.append(
@@ -481,7 +501,8 @@ def realdata_rows(
         whole training sample (Section V-B).
     method_options : dict or None
         Options of this method's ranker: ``n_iter`` (fixed number of iterations, tolerance 0)
-        and, for SCSS, ``epsilon`` (:func:`make_ranker`).
+        and the method's own (SCSS ``epsilon``, R2W2 ``radius``, KFDS ``mu``;
+        :func:`make_ranker`).
     multiclass : {"joint", "pairwise"}
         "joint": rank once on all classes, one SVM (sklearn's one-vs-one SVC, majority vote);
         "pairwise": a ranking and an SVM per pair of classes, coupled
@@ -501,7 +522,7 @@ def realdata_rows(
     if not method_applies(method, kernel):
         return []
     options = dict(method_options or {})
-    unknown = set(options) - {"n_iter", *METHOD_OPTIONS.get(method, ())}
+    unknown = set(options) - {"n_iter", *method_options_of(method)}
     if unknown:
         raise ValueError(f"method_options of {method!r}: unknown option(s) {sorted(unknown)}")
     D = X.shape[1]
@@ -587,6 +608,7 @@ def cputime_rows(
     methods=("arom", "rfe", "sas", "kfds"),
     n_iter: int = 10,
     n_repeats: int = 5,
+    method_options=None,
     seed=0,
 ) -> list[dict]:
     """Tables VIII (axis "N": samples grow, D = fixed) and IX (axis "D": features grow).
@@ -595,6 +617,8 @@ def cputime_rows(
     cell is fixed by its (method, N, D) and no time decides what is computed. A cell's time
     is the median over ``n_repeats`` runs (robust to a run slowed by other load on the
     machine; the minimum is kept beside it). Run with one BLAS thread by the caller.
+    ``method_options``: method -> its ranker's options (:func:`make_ranker`; ``n_iter`` is
+    this function's own and wins).
 
     Returns
     -------
@@ -611,7 +635,8 @@ def cputime_rows(
             kernel = "rbf" if method in ("sas", "scss", "sfs", "r2w2") else "linear"
             times = []
             for _ in range(n_repeats):
-                ranker = make_ranker(method, kernel, n_iter=n_iter)
+                options = {**(method_options or {}).get(method, {}), "n_iter": n_iter}
+                ranker = make_ranker(method, kernel, **options)
                 with Stopwatch() as clock:
                     ranker.fit(X, y)
                 times.append(clock.wall_s)

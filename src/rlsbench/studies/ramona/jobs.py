@@ -57,7 +57,9 @@ def toy_job(table, *, problem, method, toy, seed, threads):
     problem : {"linear", "nonlinear"}
     method : str
     toy : dict
-        ``ramona.toy`` without its method list (adding a method re-runs no other job).
+        ``ramona.toy`` without its method list (adding a method re-runs no other job), with
+        this method's ranker options under ``method_options`` where the part sets any
+        (:func:`rlsbench.studies.ramona.config.toy_job_settings`).
     seed, threads : int
     """
     with Stopwatch() as clock, threadpool_limits(limits=threads):
@@ -68,6 +70,7 @@ def toy_job(table, *, problem, method, toy, seed, threads):
             n_test=toy.get("n_test", 500),
             n_repeats=toy.get("n_repeats", 40),
             n_select=toy.get("n_selected", 2),
+            method_options=toy.get("method_options"),
             seed=seed,
         )
     df = with_provenance(pd.DataFrame(rows), provenance({"toy": toy}, seed))
@@ -132,7 +135,9 @@ def realdata_job(table, *, data, experiment_name, kernel, experiment, seed, thre
 
 
 def cputime_job(table, *, axis, cputime, seed):
-    """CPU-time sweep of Table VIII (axis N) or IX (axis D), one BLAS thread -> CSV rows."""
+    """CPU-time sweep of Table VIII (axis N) or IX (axis D), one BLAS thread -> CSV rows;
+    ``cputime``: the section's ``cputime`` with the part's ``method_options`` where it sets
+    any (:func:`rlsbench.studies.ramona.config.cputime_job_settings`)."""
     cfg = cputime
     with threadpool_limits(limits=1):  # the paper times a single core
         rows = cputime_rows(
@@ -142,6 +147,7 @@ def cputime_job(table, *, axis, cputime, seed):
             methods=cfg.get("methods", ["arom", "rfe", "sas", "kfds"]),
             n_iter=cfg.get("n_iter", 10),
             n_repeats=cfg.get("n_repeats", 5),
+            method_options=cfg.get("method_options"),
             seed=seed,
         )
     df = with_provenance(pd.DataFrame(rows), provenance(cfg, seed))

@@ -36,7 +36,7 @@ rule ramona_toy:
         problem="{problem}",
         method="{method}",
         # the settings of this job only: adding a method must not re-run the others
-        toy={k: v for k, v in RAMONA.get("toy", {}).items() if k != "methods"},
+        toy=lambda wc: ramona_config.toy_job_settings(RAMONA, wc.method),
         seed=RAMONA.get("seed", 0),
     script:
         CALL
@@ -82,7 +82,7 @@ rule ramona_cputime:
     params:
         function="rlsbench.studies.ramona.jobs.cputime_job",
         axis="{axis}",
-        cputime=RAMONA.get("cputime"),
+        cputime=ramona_config.cputime_job_settings(RAMONA),
         seed=RAMONA.get("seed", 0),
     script:
         CALL
