@@ -200,10 +200,9 @@ def test_ridge_kfold_selects_nothing_so_the_protocol_and_scaling_refuse_it():
         )
 
 
-@pytest.mark.parametrize("stop", ["cv", "end", 3])
-def test_plain_lars_column_is_the_lar_path_stopped_as_asked(problem, stop):
-    p = problem
-    row = run_task(
+def _lars_rows(p, method_options):
+    """The LARS column of ``run_task`` on the problem ``p`` with ``method_options``."""
+    return run_task(
         p["X"],
         p["y"],
         p["X_test"],
@@ -214,8 +213,14 @@ def test_plain_lars_column_is_the_lar_path_stopped_as_asked(problem, stop):
         n_lambdas=N_LAMBDAS,
         seed=SEED,
         fixed=[N],
-        method_options={"lars": {"path": "lar", "stop": stop}},
-    )[0]
+        method_options=method_options,
+    )
+
+
+@pytest.mark.parametrize("stop", ["cv", "end", 3])
+def test_plain_lars_column_is_the_lar_path_stopped_as_asked(problem, stop):
+    p = problem
+    row = _lars_rows(p, {"lars": {"path": "lar", "stop": stop}})[0]
     model = fit_lars_path(p["X"], p["y"], p["folds"], method="lar", stop=stop)
     sel = np.flatnonzero(model.coef)
     cv_sse = None if model.cv_sse is None else model.cv_sse[model.n_steps]
@@ -235,18 +240,5 @@ def test_plain_lars_column_is_the_lar_path_stopped_as_asked(problem, stop):
     ],
 )
 def test_bad_lars_options_are_refused_by_name(problem, options, match):
-    p = problem
     with pytest.raises(ValueError, match=match):
-        run_task(
-            p["X"],
-            p["y"],
-            p["X_test"],
-            p["y_test"],
-            task="regression",
-            methods=["lars"],
-            n_folds=N_FOLDS,
-            n_lambdas=N_LAMBDAS,
-            seed=SEED,
-            fixed=[N],
-            method_options=options,
-        )
+        _lars_rows(problem, options)
