@@ -1,5 +1,6 @@
 """Sun & Yao isolating runs: Table 1 with one setting changed at a time (tiny data)."""
 
+import json
 import re
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import yaml
 
 from rlsbench.benchmark import cli
 from rlsbench.benchmark.datasets.prepare import Dataset, save_prepared
+from rlsbench.studies.sunyao.experiments import METHODS, choose_hyperparameters, load_data
 from rlsbench.studies.sunyao.investigations import VARIANTS, run_variants
 
 GRIDS = Path(__file__).resolve().parents[3] / "config" / "investigations" / "sunyao.yaml"
@@ -96,26 +98,68 @@ def test_the_command_writes_the_table_with_provenance_and_refuses_unknown_varian
     assert set(VARIANTS) >= {"config", "all_inputs", "boston_drop_b", "paper_k_max"}
 
 
-def test_the_workflows_cv_choices_are_reused_only_for_the_settings_they_were_made_with(
-    prepared, tmp_path, caplog
-):
-    from rlsbench.studies.sunyao.jobs import hyper_job
+def _workflow_hyper(section, entry, prepared, hyper):
+    """The workflow's two steps: one CV job per method, then their merge."""
+    from rlsbench.studies.sunyao.jobs import hyper_job, hyper_method_job
 
-    section = _section()
-    entry = section["table1"]["datasets"][0]
-    hyper_dir = tmp_path / "hyper"
-    hyper_dir.mkdir()
+    parts = []
+    for method in METHODS:
+        parts.append(str(hyper.parent / hyper.stem / f"{method}.json"))
+        hyper_method_job(
+            parts[-1],
+            dataset=entry["name"],
+            method=method,
+            entry=entry,
+            cv=section["cv"],
+            rvm=None if method == "forward" else section["rvm"],
+            sigma2=section["sigma2"],
+            seed=section["seed"],
+            threads=1,
+            data=str(prepared / f"{entry['name']}.npz"),
+        )
     hyper_job(
-        str(hyper_dir / "ozone.json"),
-        dataset="ozone",
+        str(hyper),
+        parts=parts,
         entry=entry,
         cv=section["cv"],
         rvm=section["rvm"],
         sigma2=section["sigma2"],
         seed=section["seed"],
-        threads=1,
-        data=str(prepared / "ozone.npz"),
     )
+    return parts
+
+
+def test_the_per_method_cv_jobs_merge_to_the_joint_search(prepared, tmp_path):
+    """Each method's CV is its own workflow job; merged, they are the one joint search."""
+    from rlsbench.studies.sunyao.jobs import merge_hyper
+
+    section = _section()
+    entry = section["table1"]["datasets"][0]
+    hyper = tmp_path / "hyper" / "ozone.json"
+    parts = _workflow_hyper(section, entry, prepared, hyper)
+    X, y = load_data("ozone", entry, prepared / "ozone.npz")
+    joint = choose_hyperparameters(
+        X, y, section["cv"], section["rvm"], sigma2=section["sigma2"], seed=0,
+        target=entry.get("target", "raw"),
+    )
+    joint = json.loads(json.dumps(joint))  # as JSON stores it (tuples as lists)
+    merged = json.loads(hyper.read_text())
+    assert merged.pop("provenance")["seed"] == 0
+    assert merged == joint
+    assert {r["method"] for r in merged["cv_rows"]} == set(METHODS)
+    with pytest.raises(ValueError, match="missing for rvm_new"):
+        merge_hyper(parts[:2])
+    with pytest.raises(ValueError, match="expected one method"):
+        merge_hyper([*parts[:2], str(hyper)])
+
+
+def test_the_workflows_cv_choices_are_reused_only_for_the_settings_they_were_made_with(
+    prepared, tmp_path, caplog
+):
+    section = _section()
+    entry = section["table1"]["datasets"][0]
+    hyper_dir = tmp_path / "hyper"
+    _workflow_hyper(section, entry, prepared, hyper_dir / "ozone.json")
     fresh = run_variants(section, prepared, ("config", "all_inputs"))
     with caplog.at_level("INFO"):
         reused = run_variants(section, prepared, ("config", "all_inputs"), hyper_dir=hyper_dir)

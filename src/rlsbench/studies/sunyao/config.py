@@ -146,6 +146,12 @@ def cv(section: dict, study: str) -> dict:
     return settings
 
 
+def method_rvm(section: dict, method: str) -> dict | None:
+    """The RVM settings a method's jobs get: ``sunyao.rvm`` for an RVM, None for Forward, whose
+    fits never read them (so that changing them re-runs no Forward job)."""
+    return None if method == "forward" else section.get("rvm")
+
+
 def outputs(section: dict, directory: str) -> dict[str, list[str]]:
     """The report files of the two studies (empty when a study is off)."""
     t1, f1 = table1(section), fig1(section)

@@ -1,6 +1,7 @@
 """The jobs of the Sun & Yao rules (``workflow/rules.smk`` here): files in, files out.
 
-* :func:`hyper_job` — a dataset's hyperparameters by 5-fold CV on a subset;
+* :func:`hyper_method_job`, :func:`hyper_job` — one method's hyperparameters by 5-fold CV on
+  a subset, then the dataset's three merged;
 * :func:`table1_runs_job`, :func:`table1_job` — one method over the random splits, then
   Table 1 beside the paper's values;
 * :func:`fig1_runs_job`, :func:`fig1_job` — one method over growing training sets, then
@@ -41,18 +42,23 @@ from rlsbench.studies.sunyao.experiments import (
 log = logging.getLogger(__name__)
 
 
-def hyper_job(hyper, *, dataset, entry, cv, rvm, sigma2, seed, threads, data=None):
-    """Hyperparameters of one dataset by Sun & Yao's 5-fold CV on a subset (JSON).
+def hyper_method_job(
+    hyper, *, dataset, method, entry, cv, rvm, sigma2, seed, threads, data=None
+):
+    """One method's hyperparameters on one dataset by Sun & Yao's 5-fold CV on a subset (JSON:
+    ``{method: chosen, "cv_rows": [...], "provenance": {...}}``).
 
     Parameters
     ----------
     hyper : str
         Output JSON.
-    dataset : str
+    dataset, method : str
     entry : dict
         The dataset's config entry (``source``, ``target``, its own ``sigma2``, ...).
-    cv, rvm : dict
-        ``sunyao.cv`` (with the study's k_max grid) and ``sunyao.rvm``.
+    cv : dict
+        ``sunyao.cv`` (with the study's k_max grid).
+    rvm : dict or None
+        ``sunyao.rvm`` (None for Forward, which does not read it).
     sigma2 : float
         The section's fixed σ² (an entry may override it).
     seed, threads : int
@@ -63,17 +69,53 @@ def hyper_job(hyper, *, dataset, entry, cv, rvm, sigma2, seed, threads, data=Non
     with threadpool_limits(int(threads)):
         X, y = load_data(dataset, entry, data)
         chosen = choose_hyperparameters(
-            X, y, cv, rvm, sigma2=sigma2, seed=seed, target=entry.get("target", "raw")
+            X,
+            y,
+            cv,
+            rvm or {},
+            sigma2=sigma2,
+            seed=seed,
+            target=entry.get("target", "raw"),
+            methods=(method,),
         )
-    for method in METHODS:
-        log.info("%s %s: %s", dataset, method, chosen[method])
-        if chosen[method]["at_grid_edge"]:
-            log.warning(
-                "%s %s: CV choice on the edge of its grid (%s); widen sunyao.cv",
-                dataset,
-                method,
-                ", ".join(chosen[method]["at_grid_edge"]),
-            )
+    log.info("%s %s: %s", dataset, method, chosen[method])
+    if chosen[method]["at_grid_edge"]:
+        log.warning(
+            "%s %s: CV choice on the edge of its grid (%s); widen sunyao.cv",
+            dataset,
+            method,
+            ", ".join(chosen[method]["at_grid_edge"]),
+        )
+    chosen["provenance"] = provenance(
+        {"cv": cv, "rvm": rvm, "entry": entry, "sigma2": sigma2, "method": method}, seed
+    )
+    atomic_write_text(hyper, json.dumps(chosen, indent=1, sort_keys=True) + "\n")
+
+
+def merge_hyper(parts):
+    """The per-method JSONs of :func:`hyper_method_job` as one dataset's hyperparameters:
+    ``{method: chosen, ..., "cv_rows": [...]}`` in :data:`METHODS` order, the form
+    :func:`choose_hyperparameters` gives for all methods at once."""
+    by_method = {}
+    for path in parts:
+        part = json.loads(Path(path).read_text())
+        methods = [m for m in METHODS if m in part]
+        if len(methods) != 1:
+            raise ValueError(f"{path}: expected one method's hyperparameters, found {methods}")
+        by_method[methods[0]] = part
+    missing = [m for m in METHODS if m not in by_method]
+    if missing:
+        raise ValueError(f"hyperparameters missing for {', '.join(missing)}: {list(parts)}")
+    merged = {m: by_method[m][m] for m in METHODS}
+    merged["cv_rows"] = [row for m in METHODS for row in by_method[m]["cv_rows"]]
+    return merged
+
+
+def hyper_job(hyper, *, parts, entry, cv, rvm, sigma2, seed):
+    """One dataset's hyperparameters (JSON): the methods' own CV results
+    (:func:`hyper_method_job`) merged by :func:`merge_hyper`."""
+    chosen = merge_hyper(parts)
+    sigma2 = entry.get("sigma2", sigma2)
     chosen["provenance"] = provenance(
         {"cv": cv, "rvm": rvm, "entry": entry, "sigma2": sigma2}, seed
     )

@@ -1,8 +1,9 @@
 # Sun & Yao (2006), issue 8: forward regression by marginal likelihood against the original RVM
 # (Tipping 2001) and the fast RVM (Tipping & Faul 2003).
-# Jobs: sunyao_hyper (5-fold CV on a ≤1000-example subset: (r, λ, k_max) of Forward, r of each
-# RVM), sunyao_table1_runs (one dataset × method over the random train/test splits),
-# sunyao_fig1_runs (one method over growing training sets, stopped at the time/memory budget).
+# Jobs: sunyao_hyper_method (5-fold CV on a ≤1000-example subset: (r, λ, k_max) of Forward, r of
+# each RVM, one job per method), sunyao_hyper (the dataset's three merged), sunyao_table1_runs
+# (one dataset × method over the random train/test splits),
+# sunyao_fig1_runs (one method over growing training sets, stopped at the flop/memory budget).
 # Reports: sunyao_table1 (MSE ± std (basis vectors) beside the paper's values, paired t-tests),
 # sunyao_fig1 (training time and test NMSE against the training size).
 # Datasets: `source: prepared` reads results/datasets/prepared/{name}.npz (rule `prepare`);
@@ -26,9 +27,12 @@ PART_BUILT_EXTRA["sunyao"] = SUNYAO_PUBLISHED
 wildcard_constraints:
     sy_study="table1|fig1",
     sy_method="|".join(SUNYAO_METHODS),
+    sy_dataset="[^/]+",
 
 
-rule sunyao_hyper:
+# Each method's CV is its own job: Forward's (r, λ, k_max) grid does not depend on the RVMs'
+# settings (sunyao.rvm), so changing those re-runs only the RVMs' searches.
+rule sunyao_hyper_method:
     input:
         unpack(
             lambda wc: (
@@ -38,17 +42,38 @@ rule sunyao_hyper:
             )
         ),
     output:
-        hyper=f"{SUNYAO_DIR}/hyper/{{sy_study}}/{{sy_dataset}}.json",
+        hyper=f"{SUNYAO_DIR}/hyper/{{sy_study}}/{{sy_dataset}}/{{sy_method}}.json",
     log:
-        f"{SUNYAO_DIR}/logs/hyper/{{sy_study}}/{{sy_dataset}}.log",
+        f"{SUNYAO_DIR}/logs/hyper/{{sy_study}}/{{sy_dataset}}/{{sy_method}}.log",
     benchmark:
-        f"{SUNYAO_DIR}/benchmarks/hyper/{{sy_study}}/{{sy_dataset}}.tsv"
+        f"{SUNYAO_DIR}/benchmarks/hyper/{{sy_study}}/{{sy_dataset}}/{{sy_method}}.tsv"
     conda:
         ENVIRONMENT
     threads: SUNYAO.get("threads", 1)
     params:
-        function="rlsbench.studies.sunyao.jobs.hyper_job",
+        function="rlsbench.studies.sunyao.jobs.hyper_method_job",
         dataset="{sy_dataset}",
+        method="{sy_method}",
+        entry=lambda wc: sunyao_config.entry(SUNYAO, wc.sy_study, wc.sy_dataset),
+        cv=lambda wc: sunyao_config.cv(SUNYAO, wc.sy_study),
+        rvm=lambda wc: sunyao_config.method_rvm(SUNYAO, wc.sy_method),
+        sigma2=SUNYAO.get("sigma2"),
+        seed=SUNYAO.get("seed"),
+    script:
+        CALL
+
+
+rule sunyao_hyper:
+    input:
+        parts=[f"{SUNYAO_DIR}/hyper/{{sy_study}}/{{sy_dataset}}/{m}.json" for m in SUNYAO_METHODS],
+    output:
+        hyper=f"{SUNYAO_DIR}/hyper/{{sy_study}}/{{sy_dataset}}.json",
+    log:
+        f"{SUNYAO_DIR}/logs/hyper/{{sy_study}}/{{sy_dataset}}.log",
+    conda:
+        ENVIRONMENT
+    params:
+        function="rlsbench.studies.sunyao.jobs.hyper_job",
         entry=lambda wc: sunyao_config.entry(SUNYAO, wc.sy_study, wc.sy_dataset),
         cv=lambda wc: sunyao_config.cv(SUNYAO, wc.sy_study),
         rvm=SUNYAO.get("rvm"),
@@ -83,7 +108,7 @@ rule sunyao_table1_runs:
         method="{sy_method}",
         entry=lambda wc: sunyao_config.entry(SUNYAO, "table1", wc.sy_dataset),
         n_splits=SUNYAO_T1.get("n_splits"),
-        rvm=SUNYAO.get("rvm"),
+        rvm=lambda wc: sunyao_config.method_rvm(SUNYAO, wc.sy_method),
         sigma2=SUNYAO.get("sigma2"),
         seed=SUNYAO.get("seed"),
     script:
@@ -139,7 +164,7 @@ rule sunyao_fig1_runs:
         function="rlsbench.studies.sunyao.jobs.fig1_runs_job",
         method="{sy_method}",
         entry=SUNYAO_F1,
-        rvm=SUNYAO.get("rvm"),
+        rvm=lambda wc: sunyao_config.method_rvm(SUNYAO, wc.sy_method),
         sigma2=SUNYAO.get("sigma2"),
         seed=SUNYAO.get("seed"),
     script:
