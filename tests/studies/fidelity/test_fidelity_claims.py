@@ -201,8 +201,23 @@ def test_a_method_cut_by_the_budget_on_every_task_leaves_the_speed_claim_undecid
         r["timed_out"] = r["method"] == "rr_naive"
     tree = write(tmp_path, "buteneers", "results.csv", rows)
     every, largest = CHECKS["B12"](tree)
-    assert every.holds is False and every.ours == ""
+    assert every.holds is None and every.ours == ""
     assert largest.holds is None
+
+
+def test_a_run_without_the_naive_and_covariance_variants_leaves_their_claims_not_run(tmp_path):
+    """A variant that runs only the eigen methods (buteneers-lars-plain) has nothing to
+    compare for B1 (naive = covariance = eigen) or for B12's per-task ratio: not run, never
+    contradicts."""
+    errors = {"servo": {"rr_eigen": 4.0, "ffs_eigen": 3.9, "bfs_eigen": 3.8, "lars": 4.1}}
+    tree = write(tmp_path, "buteneers", "results.csv", buteneers_results(errors))
+    assert [o.holds for o in CHECKS["B1"](tree)] == [None]
+    every, _ = CHECKS["B12"](tree)
+    assert every.holds is None
+    # with the three RR variants the same check decides again
+    errors["servo"].update(rr_naive=4.0, rr_covariance=4.0)
+    tree = write(tmp_path, "buteneers", "results.csv", buteneers_results(errors))
+    assert [o.holds for o in CHECKS["B1"](tree)] == [True]
 
 
 def ramona_table6(accuracy):
