@@ -46,7 +46,7 @@ def tables_markdown(results: pd.DataFrame, timing: pd.DataFrame) -> str:
         "public. Whether each number and claim of the paper holds is decided by the fidelity",
         "ledger (`results/paper/fidelity.csv`, `fidelity_summary.md`), not by this file.",
         "",
-        "Each cell: **ours** (paper). t_fixed: fold covariances (LARS: one full-data Lasso path);",
+        "Each cell: **ours** (paper). t_fixed: fold covariances (LARS: one full-data path);",
         "t_opt: choosing λ and the feature set; % rm: removed features at the stopping point;",
         "error: test misclassification % (classification) or normalized RMSE × 10 (regression).",
         "Covariance-variant FFS/BFS run a deterministic budget of steps (`covariance_steps`),",
