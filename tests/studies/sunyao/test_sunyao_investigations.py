@@ -139,7 +139,12 @@ def test_the_per_method_cv_jobs_merge_to_the_joint_search(prepared, tmp_path):
     parts = _workflow_hyper(section, entry, prepared, hyper)
     X, y = load_data("ozone", entry, prepared / "ozone.npz")
     joint = choose_hyperparameters(
-        X, y, section["cv"], section["rvm"], sigma2=section["sigma2"], seed=0,
+        X,
+        y,
+        section["cv"],
+        section["rvm"],
+        sigma2=section["sigma2"],
+        seed=0,
         target=entry.get("target", "raw"),
     )
     joint = json.loads(json.dumps(joint))  # as JSON stores it (tuples as lists)

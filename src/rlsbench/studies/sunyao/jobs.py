@@ -42,9 +42,7 @@ from rlsbench.studies.sunyao.experiments import (
 log = logging.getLogger(__name__)
 
 
-def hyper_method_job(
-    hyper, *, dataset, method, entry, cv, rvm, sigma2, seed, threads, data=None
-):
+def hyper_method_job(hyper, *, dataset, method, entry, cv, rvm, sigma2, seed, threads, data=None):
     """One method's hyperparameters on one dataset by Sun & Yao's 5-fold CV on a subset (JSON:
     ``{method: chosen, "cv_rows": [...], "provenance": {...}}``).
 
