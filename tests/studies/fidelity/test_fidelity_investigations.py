@@ -165,6 +165,7 @@ EXPECTED_CLASS = {
     "data": "our setting",
     "noise": "within noise",
     "unexplained": "not borne out",
+    "faithful": "not borne out",
     "hardware": "hardware",
 }
 
@@ -190,6 +191,7 @@ def test_a_contradiction_takes_the_class_of_its_cause(cause, expected):
         (["implementation", "hyperparameter"], "our setting"),
         (["unexplained", "implementation"], "implementation differs"),
         (["hardware", "unexplained"], "not borne out"),  # Table 3: hardware gives way
+        (["implementation", "faithful"], "implementation differs"),  # Sun & Yao Table 1
     ],
 )
 def test_several_causes_give_the_class_first_in_priority(causes, expected):

@@ -39,7 +39,9 @@ from the causes attached to it (:func:`whose`): each cause has its class
    state or states otherwise, not yet re-run under the paper's wording; until it is, the
    contradiction may be ours;
 4. *implementation differs*: our implementation of a method differs from the paper's;
-5. *not borne out*: no departure found, ours faithful as far as known (cause ``unexplained``);
+5. *not borne out*: ours faithful as far as known, and the result does not hold: no departure
+   found (cause ``unexplained``), or the run under the paper's own wording found what makes our
+   numbers differ from the paper's without it being a departure of ours (cause ``faithful``);
 6. *hardware*: timings on other hardware and software, compared by their orderings only; it
    explains the timing cells of an item and gives way to any other cause;
 7. *not investigated*: a contradiction without an investigation. The ledger cannot say that
@@ -68,6 +70,11 @@ CAUSES = {
     "paper": "the paper contradicts itself (text against its own tables)",
     "noise": "within the spread of repetitions: a difference the data cannot resolve",
     "unexplained": "not found; what was tried is in the evidence",
+    "faithful": (
+        "run under the paper's own wording (every setting it states; where it is silent, ours, "
+        "written next to the setting): the result does not hold there, and the finding says "
+        "what makes our numbers differ from the paper's"
+    ),
 }
 
 #: Whose a contradiction is, in the order of priority (see the module text).
@@ -79,7 +86,10 @@ CLASSES = {
         "not yet re-run under the paper's wording"
     ),
     "implementation differs": "our implementation of a method differs from the paper's",
-    "not borne out": "no departure found: ours faithful as far as known, the result does not hold",
+    "not borne out": (
+        "ours faithful as far as known (no departure found, or re-run under the paper's wording), "
+        "the result does not hold"
+    ),
     "hardware": "timings on other hardware and software",
     "not investigated": "no investigation yet",
 }
@@ -95,6 +105,7 @@ CLASS_OF_CAUSE = {
     "paper": "paper disagrees with itself",
     "noise": "within noise",
     "unexplained": "not borne out",
+    "faithful": "not borne out",
 }
 
 
