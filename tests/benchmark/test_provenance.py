@@ -190,8 +190,10 @@ def test_every_published_result_names_a_clean_commit():
     # provenance.json, and no table, record or Markdown summary under results/paper was made
     # from a checkout with uncommitted changes.
     root = Path(__file__).resolve().parents[2] / "results" / "paper"
-    parts = sorted(p for p in root.iterdir() if p.is_dir())
+    parts = sorted(p for p in root.iterdir() if p.is_dir() and p.name != "variants")
     assert {p.name for p in parts} >= {"main", "buteneers", "ramona", "sunyao", "scaling"}
+    # a published variant is one part under variants/<name>/<part>/
+    parts += sorted(p for p in root.glob("variants/*/*") if p.is_dir())
     sha = re.compile(r"^[0-9a-f]{40}$")
     for part in parts:
         record = json.loads((part / "provenance.json").read_text())
@@ -209,3 +211,16 @@ def test_every_published_result_names_a_clean_commit():
         elif path.suffix in (".md", ".json", ".tex"):
             assert "+dirty" not in path.read_text(), path
     assert checked >= 10
+
+
+def test_every_committed_provenance_names_its_source_dir_relative():
+    # issue 28: the committed records too (the parts published before the fix said the
+    # absolute path of the clone they ran in, the clone's top; rewritten as ".")
+    repo = Path(__file__).resolve().parents[2]
+    records = [(p, json.loads(p.read_text())) for p in (repo / "results").rglob("*.json")]
+    # a part's provenance.json
+    published = [r | {"path": p} for p, r in records if isinstance(r, dict) and "source_dir" in r]
+    assert len(published) >= 5, "fewer published parts than the five papers' parts"
+    for record in published:
+        where = record["path"].relative_to(repo)
+        assert not Path(record["source_dir"]).is_absolute(), (where, record["source_dir"])
