@@ -101,8 +101,10 @@ def test_the_pairwise_protocol_is_reproducible_and_its_error_a_fraction():
     for method in ("fisher", "sas"):
         rows = realdata_rows(X, y, method=method, **kw)
         again = realdata_rows(X, y, method=method, **kw)
+        side = realdata_rows(X, y, method=method, n_jobs=2, **kw)  # repetitions side by side
         strip = [{k: v for k, v in r.items() if k != "fit_seconds"} for r in rows]
         assert strip == [{k: v for k, v in r.items() if k != "fit_seconds"} for r in again]
+        assert strip == [{k: v for k, v in r.items() if k != "fit_seconds"} for r in side]
         assert [(r["repeat"], r["n_selected"]) for r in rows] == [
             (r, S) for r in range(2) for S in (1, 2, 4)
         ]

@@ -21,6 +21,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 from rlsbench.benchmark.methods import get_method
+from rlsbench.benchmark.parallel import map_tasks
 from rlsbench.benchmark.timing import Stopwatch
 from rlsbench.numerics.kernel.alignment import encode_labels
 from rlsbench.numerics.kernel.kernels import ScaledKernel
@@ -485,6 +486,7 @@ def realdata_rows(
     method_options=None,
     multiclass="joint",
     seed=0,
+    n_jobs=1,
 ) -> list[dict]:
     """Section V-B/C: error of an SVM on the S best-ranked features, for every S.
 
@@ -507,6 +509,9 @@ def realdata_rows(
         "joint": rank once on all classes, one SVM (sklearn's one-vs-one SVC, majority vote);
         "pairwise": a ranking and an SVM per pair of classes, coupled
         (:func:`pairwise_errors`, the paper's USPS protocol).
+    n_jobs : int
+        Threads: the repetitions run on up to ``n_jobs`` joblib workers of one BLAS thread each
+        (:func:`~rlsbench.benchmark.parallel.map_tasks`); the rows do not depend on it.
     Other parameters: see :func:`draw_split` and :func:`svm_error`.
 
     Returns
@@ -532,61 +537,102 @@ def realdata_rows(
     if binarize is not None:
         y = binarize_labels(y, binarize)
         dataset = f"{dataset}-binary"
+    settings = dict(
+        experiment=experiment,
+        dataset=dataset,
+        method=method,
+        kernel=kernel,
+        n_selected=list(n_selected) if method != "svm" else [D],
+        n_train=n_train,
+        n_test=n_test,
+        train_per_class=train_per_class,
+        pools=pools,
+        degree=degree,
+        standardize=standardize,
+        select_per_class=select_per_class,
+        options=options,
+        multiclass=multiclass,
+        seed=seed,
+    )
+    # the repetitions are independent (each draws its split from its own seed), so they run
+    # side by side on the job's threads with the same rows as one after another
+    per_repeat = map_tasks(
+        _repeat_rows,
+        [(X, y, r, settings) for r in range(n_repeats)],
+        n_jobs=n_jobs,
+        what="repetition",
+        label=lambda task: f"{method} repetition {task[2]}",
+    )
+    return [row for rows in per_repeat for row in rows]
+
+
+def _repeat_rows(X, y, r, settings, *, n_jobs=1):
+    """The rows of repetition ``r`` of :func:`realdata_rows` (``settings``: its arguments);
+    ``n_jobs``: the threads :func:`~rlsbench.benchmark.parallel.map_tasks` gives it (its
+    BLAS pools are already capped to them)."""
+    s = settings
+    method, kernel, degree, standardize = s["method"], s["kernel"], s["degree"], s["standardize"]
+    # the split depends on (seed, dataset, repeat) only: the same for every method/kernel
+    rng = np.random.default_rng(
+        np.random.SeedSequence([int(s["seed"]), r, *map(ord, s["dataset"])])
+    )
+    tr, te = draw_split(
+        y,
+        rng,
+        n_train=s["n_train"],
+        n_test=s["n_test"],
+        train_per_class=s["train_per_class"],
+        pools=s["pools"],
+    )
+    per_class = s["select_per_class"]
+    sel = tr if per_class is None else selection_subset(tr, y, rng, per_class)
+    common = dict(
+        experiment=s["experiment"], dataset=s["dataset"], kernel=kernel, method=method, repeat=r
+    )
+    sizes = dict(n_train=int(tr.size), n_test=int(te.size), n_select=int(sel.size))
+    if s["multiclass"] == "pairwise":
+        results, sec = pairwise_errors(
+            X,
+            y,
+            tr,
+            sel,
+            te,
+            method=method,
+            kernel=kernel,
+            n_selected=s["n_selected"],
+            degree=degree,
+            standardize=standardize,
+            method_options=s["options"],
+            random_state=int(rng.integers(2**31 - 1)),
+        )
+        return [
+            dict(
+                **common,
+                n_selected=S,
+                error=err,
+                fit_seconds=sec,
+                **sizes,
+                multiclass=s["multiclass"],
+                selected=" ".join(map(str, union)),
+            )
+            for S, err, union in results
+        ]
+    order, sec = rank(
+        method, kernel, X[sel], y[sel], degree=degree, standardize=standardize, **s["options"]
+    )
     rows = []
-    for r in range(n_repeats):
-        # the split depends on (seed, dataset, repeat) only: the same for every method/kernel
-        rng = np.random.default_rng(np.random.SeedSequence([int(seed), r, *map(ord, dataset)]))
-        tr, te = draw_split(
-            y, rng, n_train=n_train, n_test=n_test, train_per_class=train_per_class, pools=pools
+    for S in s["n_selected"]:
+        keep = order[:S]
+        err = svm_error(
+            X[tr][:, keep],
+            y[tr],
+            X[te][:, keep],
+            y[te],
+            kernel,
+            degree=degree,
+            standardize=standardize,
         )
-        sel = tr if select_per_class is None else selection_subset(tr, y, rng, select_per_class)
-        common = dict(
-            experiment=experiment, dataset=dataset, kernel=kernel, method=method, repeat=r
-        )
-        sizes = dict(n_train=int(tr.size), n_test=int(te.size), n_select=int(sel.size))
-        if multiclass == "pairwise":
-            results, sec = pairwise_errors(
-                X,
-                y,
-                tr,
-                sel,
-                te,
-                method=method,
-                kernel=kernel,
-                n_selected=list(n_selected) if method != "svm" else [D],
-                degree=degree,
-                standardize=standardize,
-                method_options=options,
-                random_state=int(rng.integers(2**31 - 1)),
-            )
-            rows += [
-                dict(
-                    **common,
-                    n_selected=S,
-                    error=err,
-                    fit_seconds=sec,
-                    **sizes,
-                    multiclass=multiclass,
-                    selected=" ".join(map(str, union)),
-                )
-                for S, err, union in results
-            ]
-            continue
-        order, sec = rank(
-            method, kernel, X[sel], y[sel], degree=degree, standardize=standardize, **options
-        )
-        for S in list(n_selected) if method != "svm" else [D]:
-            keep = order[:S]
-            err = svm_error(
-                X[tr][:, keep],
-                y[tr],
-                X[te][:, keep],
-                y[te],
-                kernel,
-                degree=degree,
-                standardize=standardize,
-            )
-            rows.append(dict(**common, n_selected=int(S), error=err, fit_seconds=sec, **sizes))
+        rows.append(dict(**common, n_selected=int(S), error=err, fit_seconds=sec, **sizes))
     return rows
 
 

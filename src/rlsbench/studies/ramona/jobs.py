@@ -92,7 +92,10 @@ def realdata_job(table, *, data, experiment_name, kernel, experiment, seed, thre
     experiment : dict
         The experiment's settings, S resolved for ``kernel``
         (:func:`rlsbench.studies.ramona.config.experiment_job`).
-    seed, threads : int
+    seed : int
+    threads : int
+        The job's threads: its repetitions run side by side on them, one BLAS thread each
+        (the rows do not depend on it).
     """
     from rlsbench.benchmark.datasets import load_prepared
 
@@ -127,6 +130,7 @@ def realdata_job(table, *, data, experiment_name, kernel, experiment, seed, thre
                     method_options=(exp.get("method_options") or {}).get(method),
                     multiclass=exp.get("multiclass", "joint"),
                     seed=seed,
+                    n_jobs=threads,
                 )
             log.info("%s: %.1f s", method, clock.wall_s)
     df = with_provenance(pd.DataFrame(rows), provenance(exp, seed))
