@@ -96,48 +96,18 @@ def test_realdata_rows_cover_every_repeat_and_s():
     y = np.repeat([0, 1, 2], 30)
     X = rng.normal(size=(90, 6))
     X[:, 2] += y
-    rows = realdata_rows(
-        X,
-        y,
-        experiment="e",
-        dataset="d",
-        method="sas",
-        kernel="rbf",
-        n_selected=[1, 3],
-        n_train=60,
-        n_repeats=2,
-    )
+    kw = dict(experiment="e", dataset="d", method="sas", kernel="rbf", n_train=60)
+    rows = realdata_rows(X, y, n_selected=[1, 3], n_repeats=2, **kw)
     assert [(r["repeat"], r["n_selected"]) for r in rows] == [(0, 1), (0, 3), (1, 1), (1, 3)]
     assert all(r["n_train"] == 60 and r["n_test"] == 30 for r in rows)
     # the repetitions on two workers give the same rows (fit_seconds aside)
-    side = realdata_rows(
-        X,
-        y,
-        experiment="e",
-        dataset="d",
-        method="sas",
-        kernel="rbf",
-        n_selected=[1, 3],
-        n_train=60,
-        n_repeats=2,
-        n_jobs=2,
-    )
+    side = realdata_rows(X, y, n_selected=[1, 3], n_repeats=2, n_jobs=2, **kw)
     timeless = [
         [{k: v for k, v in r.items() if k != "fit_seconds"} for r in t] for t in (rows, side)
     ]
     assert timeless[0] == timeless[1] and len(timeless[0]) == 4
     with pytest.raises(ValueError, match="n_selected"):
-        realdata_rows(
-            X,
-            y,
-            experiment="e",
-            dataset="d",
-            method="sas",
-            kernel="rbf",
-            n_selected=[7],
-            n_train=60,
-            n_repeats=1,
-        )
+        realdata_rows(X, y, n_selected=[7], n_repeats=1, **kw)
 
 
 def test_binarized_labels_split_the_classes_and_name_the_dataset():
