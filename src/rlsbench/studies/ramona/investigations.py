@@ -1134,6 +1134,7 @@ def _exclusion_text(frame, command, paper_rows=None):
         others = _others(paper_rows, exp, kernel)
         same = ""
         if others is not None:
+            others_n = others["repeat"].nunique()
             others = others[others["repeat"].isin(repeats)]
             om = others.groupby(["method", "n_selected"])["error"].mean().mul(100)
             ot = om.unstack("n_selected").round(1)
@@ -1149,8 +1150,10 @@ def _exclusion_text(frame, command, paper_rows=None):
                 f"{100 * diff.max():.2f} points)."
             )
         lines.append(f"\n#### {exp}, {kernel} kernel\n")
+        n_paper = "" if others is None else f" of the paper run's {others_n}"
         lines.append(
-            f"{len(repeats)} repetitions ({repeats[0]}-{repeats[-1]}); exclusion rounds per "
+            f"{len(repeats)}{n_paper} repetitions ({repeats[0]}-{repeats[-1]}); exclusion "
+            "rounds per "
             f"ranking: {', '.join(f'{m} {int(v)}' for m, v in rounds.items())}.{same}\n"
         )
         t.index.names = ["method", "selection"]
