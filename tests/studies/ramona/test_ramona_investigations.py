@@ -8,6 +8,7 @@ import pytest
 import yaml
 from threadpoolctl import threadpool_limits
 
+from rlsbench.benchmark.config import ConfigError
 from rlsbench.benchmark.datasets.prepare import Dataset, save_prepared
 from rlsbench.benchmark.investigate import Context, load_section, run
 from rlsbench.numerics.kernel.alignment import encode_labels
@@ -244,3 +245,57 @@ def test_unstandardized_changes_only_the_standardisation(tiny):
     assert used["experiment"]["standardize"] is False and set(frame["split_seed"]) == {0}
     assert set(frame["overrides"]) == {"standardize=False"}
     assert "with one setting changed (standardize=False)" in inv._seeds_text(frame, "`cmd`")
+
+
+def test_n_excluded_takes_a_fraction_of_the_remaining_or_a_count():
+    assert [inv.n_excluded(n, 0.1) for n in (57, 19, 9, 2)] == [5, 1, 1, 1]
+    assert inv.n_excluded(10, 3) == 3 and inv.n_excluded(3, 5) == 2
+    for bad in (0, 0.0, -1, 1.5, "a", True):
+        with pytest.raises(ValueError, match="drop"):
+            inv.n_excluded(10, bad)
+
+
+def test_exclusion_order_is_a_permutation_with_the_planted_feature_first():
+    rng = np.random.default_rng(1)
+    y = np.repeat([0, 1], 30)
+    X = rng.normal(size=(60, 7))
+    X[:, 4] += 3.0 * y
+    ranker = inv.make_ranker("sas", "linear")
+    order, n_rounds = inv.exclusion_order(ranker, X, y, drop=0.3)
+    assert sorted(order.tolist()) == list(range(7)) and order[0] == 4
+    # 7 -> 5 -> 4 -> 3 -> 2 -> 1 features: one fit per round
+    assert n_rounds == 5
+    one_by_one, n_rounds = inv.exclusion_order(ranker, X, y, drop=1)
+    assert order[0] == one_by_one[0] and n_rounds == 6
+
+
+def test_exclusion_ranks_both_ways_on_the_paper_runs_splits_and_judges_the_claim(tiny):
+    config = yaml.safe_load(Path(tiny["paper_config"]).read_text())
+    fig3 = config["ramona"]["realdata"]["experiments"]["fig3_ionosphere"]
+    config["ramona"]["realdata"]["experiments"]["fig6_parkinsons"] = {
+        **fig3, "kernels": ["poly"], "n_selected": [1, 2, 5], "methods": ["fisher", "sas", "svm"]
+    }  # fmt: skip
+    Path(tiny["paper_config"]).write_text(yaml.safe_dump(config))
+    frame, used = inv.exclusion(
+        _context(tiny, "exclusion", experiments=["fig6_parkinsons"], methods=["sas"], limited=[])
+    )
+    assert set(frame["selection"]) == {"ranked once", "exclusion"}
+    assert used["drop"] == 0.1 and set(frame["repeat"]) == {0, 1}
+    paper, _ = inv.seeds(
+        _context(tiny, "seeds", experiment="fig6_parkinsons", kernel="poly", seeds=[0])
+    )
+    once = frame[frame["selection"] == "ranked once"].merge(
+        paper[paper["method"] == "sas"], on=["repeat", "n_selected"], suffixes=("", "_paper")
+    )
+    assert len(once) == 6 and (once["error"] == once["error_paper"]).all()
+    text = inv._exclusion_text(frame, "`cmd`", paper_rows=paper.drop(columns="split_seed"))
+    assert "equals the paper run's error in 6 of 6" in text
+    assert "| fig6_parkinsons | R17" in text
+
+
+@pytest.mark.parametrize(
+    ("key", "value"), [("drop", 0), ("methods", ["fisher"]), ("repeats", 0), ("limited", ["x"])]
+)
+def test_exclusion_names_a_bad_key(tiny, key, value):
+    with pytest.raises(ConfigError, match=f"exclusion.{key}"):
+        inv.exclusion(_context(tiny, "exclusion", **{key: value}))

@@ -39,6 +39,11 @@ repetitions) from its section of ``config/investigations/ramona.yaml``. The inve
     SAS, SCSS, SFS and KFDS run to convergence (the paper run) or stopped after 10
     iterations (Section VI-C's setting) on Table V, Fig. 6 and Fig. 2, with the statistics of
     the claims R24, R17 and R5.
+``exclusion``
+    SAS, SCSS and KFDS ranking by iterative exclusion (re-optimised on the remaining features
+    after removing the lowest-ranked ones, Section III-C) against ranking once, on the paper
+    run's splits of Fig. 2 (Spambase) and Fig. 6 (Parkinsons), with the claims R5 and R17
+    judged by the ledger's checks.
 ``paper_self_check``
     The claim checks R25 (Table VI) and the Section V-C ranks of Table VII computed on the
     paper's own numbers (``reported.csv``) instead of ours: what the rules give when the
@@ -56,6 +61,7 @@ import pandas as pd
 from sklearn.model_selection import GridSearchCV, StratifiedShuffleSplit
 from sklearn.svm import SVC
 
+from rlsbench.benchmark.config import ConfigError
 from rlsbench.benchmark.investigate import Investigation
 from rlsbench.benchmark.tables import markdown_table
 from rlsbench.numerics.kernel.alignment import encode_labels
@@ -912,6 +918,283 @@ def _sas_significant(ours, others, D_full):
 
 
 # ---------------------------------------------------------------------------------------------
+# exclusion
+# ---------------------------------------------------------------------------------------------
+def n_excluded(n_remaining, drop):
+    """Features removed in one round of iterative exclusion.
+
+    Parameters
+    ----------
+    n_remaining : int
+        Features left before the round (≥ 2).
+    drop : float or int
+        0 < ``drop`` < 1: that fraction of the remaining features, rounded down, at least 1;
+        an integer ≥ 1: that many. Never all of them: one feature is always left.
+
+    Returns
+    -------
+    int
+    """
+    if isinstance(drop, (bool, np.bool_)) or not isinstance(drop, (int, float, np.number)):
+        raise ValueError(f"drop must be a fraction in (0, 1) or an integer >= 1, got {drop!r}")
+    if 0 < drop < 1:
+        k = int(np.floor(drop * n_remaining))
+    elif drop >= 1 and float(drop).is_integer():
+        k = int(drop)
+    else:
+        raise ValueError(f"drop must be a fraction in (0, 1) or an integer >= 1, got {drop!r}")
+    return min(max(k, 1), n_remaining - 1)
+
+
+def exclusion_order(ranker, X, y, *, drop):
+    """Features ranked by iterative exclusion (Ramona et al., Section III-C, as RFE does):
+    fit ``ranker`` on the remaining features, remove the :func:`n_excluded` lowest-ranked,
+    repeat until one feature is left.
+
+    Parameters
+    ----------
+    ranker : unfitted ranker with ``order_`` after ``fit`` (:func:`make_ranker`)
+        Cloned for every round.
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,)
+    drop : float or int
+        As in :func:`n_excluded`.
+
+    Returns
+    -------
+    order : ndarray of shape (n_features,)
+        The feature kept last first, then the others in reverse order of removal (within a
+        round, the ranker's order of that round).
+    n_rounds : int
+        Fits of the ranker.
+    """
+    from sklearn.base import clone
+
+    remaining, removed, n_rounds = np.arange(X.shape[1]), [], 0
+    while remaining.size > 1:
+        local = clone(ranker).fit(X[:, remaining], y).order_
+        keep = remaining.size - n_excluded(remaining.size, drop)
+        removed.insert(0, remaining[local[keep:]])
+        remaining = np.sort(remaining[local[:keep]])
+        n_rounds += 1
+    return np.concatenate([remaining, *removed]), n_rounds
+
+
+def _exclusion_task(name, exp, kernel, method, X, y, seed, r, drop):
+    tr, te = _split(exp, y, seed, r, exp["dataset"])
+    std, degree = exp.get("standardize", True), exp.get("degree", 3)
+    ranker = make_ranker(method, kernel, degree=degree, standardize=std)
+    start = time.perf_counter()
+    once = ranker.fit(X[tr], y[tr]).order_
+    orders = {"ranked once": (once, 1, time.perf_counter() - start)}
+    start = time.perf_counter()
+    order, n_rounds = exclusion_order(ranker, X[tr], y[tr], drop=drop)
+    orders["exclusion"] = (order, n_rounds, time.perf_counter() - start)
+    rows = []
+    for selection, (order, n_rounds, seconds) in orders.items():
+        for S in experiment_s(exp, kernel):
+            keep = order[:S]
+            err = svm_error(
+                X[tr][:, keep], y[tr], X[te][:, keep], y[te], kernel, degree=degree,
+                standardize=std,
+            )  # fmt: skip
+            rows.append(
+                dict(experiment=name, dataset=exp["dataset"], kernel=kernel, method=method,
+                     selection=selection, repeat=r, n_selected=int(S), error=err,
+                     rounds=n_rounds, fit_seconds=seconds, n_train=int(tr.size),
+                     n_test=int(te.size))
+            )  # fmt: skip
+    return rows
+
+
+def _exclusion_settings(ctx):
+    """The grid's keys checked (a bad value is a ConfigError naming its key)."""
+    grid, where = ctx.section, f"{ctx.config}: exclusion"
+    try:
+        n_excluded(2, grid["drop"])
+    except ValueError as exc:
+        raise ConfigError(f"{where}.drop: {exc}") from None
+    bad = [m for m in grid["methods"] if m not in ITERATIVE]
+    if bad or not grid["methods"]:
+        raise ConfigError(
+            f"{where}.methods: {bad or 'empty'}; the iterative rankers are {', '.join(ITERATIVE)}"
+        )
+    repeats = grid["repeats"]
+    if repeats is not None and (not isinstance(repeats, int) or repeats < 1):
+        raise ConfigError(f"{where}.repeats must be null or an integer >= 1, got {repeats!r}")
+    unknown = [e for e in grid["limited"] if e not in grid["experiments"]]
+    if unknown:
+        raise ConfigError(f"{where}.limited: {unknown} are not among its experiments")
+
+
+def exclusion(ctx):
+    """The grid's ``methods`` (SAS, SCSS, KFDS) ranking by iterative exclusion (``drop``
+    features removed per round) and ranking once (the paper run), on the paper run's splits
+    of the grid's ``experiments`` (each with its kernels); ``repeats`` limits the repetitions
+    of the ``limited`` experiments (None: the experiment's own)."""
+    _exclusion_settings(ctx)
+    grid, section, seed = ctx.section, ctx.paper_section(), ctx.seed_or(0)
+    tasks, used = [], {}
+    for name in grid["experiments"]:
+        exp = experiment_settings(section, name)
+        used[name] = exp
+        X, y = _load(ctx.data, exp["dataset"])
+        n = exp["n_repeats"]
+        if grid["repeats"] is not None and name in grid["limited"]:
+            n = min(int(grid["repeats"]), n)
+        for kernel in exp["kernels"]:
+            methods = [m for m in grid["methods"] if m in exp["methods"]]
+            methods = [m for m in methods if not (m == "sfs" and kernel != "rbf")]
+            tasks += [
+                (name, exp, kernel, m, X, y, seed, r, grid["drop"])
+                for m in methods
+                for r in range(n)
+            ]
+    start = time.perf_counter()
+    rows = [row for part in ctx.map(_exclusion_task, tasks) for row in part]
+    frame = pd.DataFrame(rows)
+    frame["wall_seconds"] = time.perf_counter() - start  # the whole run's, for the record
+    return frame, {"experiments": used, **{k: grid[k] for k in ("methods", "drop", "repeats")}}
+
+
+class _RealdataTables:
+    """Real-data tables of one experiment in the shape the ledger's claim checks read
+    (``table(part, rel)`` of :class:`~rlsbench.studies.fidelity.ours.RunTree`): ``rows``
+    (one per method, repeat and S) with their summary and paired tests."""
+
+    def __init__(self, rows):
+        from rlsbench.studies.ramona.report import paired_tests, summarize
+
+        keys = ["experiment", "dataset", "kernel", "method", "n_selected"]
+        self._tables = {
+            "realdata/rows.csv": rows,
+            "realdata/summary.csv": summarize(rows, keys),
+            "realdata/paired_tests.csv": paired_tests(rows),
+        }
+
+    def table(self, part, rel):
+        return self._tables.get(rel) if part == "ramona" else None
+
+
+#: The ledger's claims about each experiment the exclusion run can be judged on.
+EXCLUSION_CLAIMS = {"fig2_": "R5", "fig6_": "R17"}
+
+
+def _verdict(holds):
+    from rlsbench.studies.fidelity.verdicts import INCONCLUSIVE
+
+    if holds is INCONCLUSIVE or holds == INCONCLUSIVE:
+        return "inconclusive"
+    return {True: "holds", False: "does not hold", None: "not run"}[holds]
+
+
+def _claims_under(frame, paper_rows, experiment, selection):
+    """The ledger's check of the experiment's claim with the paper run's rows (its
+    repetitions in ``frame``) and the proposed methods' rows replaced by ``frame``'s of
+    ``selection``: a list of (claim, scope, verdict, text)."""
+    from rlsbench.studies.ramona.ledger import CHECKS
+
+    claim = next((c for p, c in EXCLUSION_CLAIMS.items() if experiment.startswith(p)), None)
+    if claim is None or paper_rows is None:
+        return []
+    mine = frame[(frame["experiment"] == experiment) & (frame["selection"] == selection)]
+    paper = paper_rows[
+        (paper_rows["experiment"] == experiment)
+        & paper_rows["repeat"].isin(mine["repeat"].unique())
+        & ~paper_rows["method"].isin(mine["method"].unique())
+    ]
+    cols = ["experiment", "dataset", "kernel", "method", "repeat", "n_selected", "error"]
+    rows = pd.concat([paper[cols], mine[cols]], ignore_index=True)
+    outcomes = CHECKS[claim](_RealdataTables(rows))
+    return [(claim, o.scope, _verdict(o.holds), o.ours) for o in outcomes]
+
+
+def _exclusion_text(frame, command, paper_rows=None):
+    if paper_rows is None:
+        path = REPO / "results/paper/ramona/realdata/rows.csv"
+        paper_rows = pd.read_csv(path) if path.is_file() else None
+    lines = [
+        "### The proposed methods with iterative exclusion (Section III-C)\n",
+        f"Made by {command} from the paper run's settings (`config/paper.yaml`), on the paper "
+        "run's splits (the same seed, the same draws): SAS, SCSS and KFDS rank the features "
+        "once by the final |w_d| (the paper run, recomputed here: 'ranked once') or by "
+        "iterative exclusion ('exclusion': optimise the scale factors on the remaining "
+        "features, remove the lowest-ranked, re-optimise on the rest; the feature kept last "
+        "ranks first), then the part's SVM on the S best. The existing methods' errors (same "
+        "splits, the same repetitions) come from the paper run (`realdata/rows.csv`). Mean "
+        "test error (%). The claims are judged by the ledger's own checks "
+        "(`rlsbench.studies.ramona.ledger`) on the paper run's rows of these repetitions with "
+        "the proposed methods' rows replaced.\n",
+    ]
+    for (exp, kernel), g in frame.groupby(["experiment", "kernel"], sort=False):
+        repeats = sorted(g["repeat"].unique())
+        rounds = g[g["selection"] == "exclusion"].groupby("method")["rounds"].max()
+        mean = g.groupby(["method", "selection", "n_selected"])["error"].mean().mul(100)
+        t = mean.unstack("n_selected").round(1)
+        others = _others(paper_rows, exp, kernel)
+        same = ""
+        if others is not None:
+            others_n = others["repeat"].nunique()
+            others = others[others["repeat"].isin(repeats)]
+            om = others.groupby(["method", "n_selected"])["error"].mean().mul(100)
+            ot = om.unstack("n_selected").round(1)
+            ot.index = pd.MultiIndex.from_tuples([(m, "paper run") for m in ot.index])
+            t = pd.concat([t, ot[[c for c in t.columns if c in ot.columns]]])
+            keys = ["method", "repeat", "n_selected"]
+            ref = paper_rows[(paper_rows["experiment"] == exp) & (paper_rows["kernel"] == kernel)]
+            once = g[g["selection"] == "ranked once"].merge(ref, on=keys, suffixes=("", "_paper"))
+            diff = (once["error"] - once["error_paper"]).abs()
+            same = (
+                f" 'Ranked once' equals the paper run's error in {int((diff == 0).sum())} of "
+                f"{len(once)} (method, repetition, S) cells (largest difference "
+                f"{100 * diff.max():.2f} points)."
+            )
+        lines.append(f"\n#### {exp}, {kernel} kernel\n")
+        n_paper = "" if others is None else f" of the paper run's {others_n}"
+        lines.append(
+            f"{len(repeats)}{n_paper} repetitions ({repeats[0]}-{repeats[-1]}); exclusion "
+            "rounds per "
+            f"ranking: {', '.join(f'{m} {int(v)}' for m, v in rounds.items())}.{same}\n"
+        )
+        t.index.names = ["method", "selection"]
+        lines.append(markdown_table(t.reset_index()))
+        S_all = sorted(g["n_selected"].unique())
+        if others is not None:
+            exist = others.groupby(["n_selected", "method"])["error"].mean().mul(100)
+            for selection in ("ranked once", "exclusion"):
+                sub = mean.xs(selection, level="selection")
+                gaps = [
+                    sub.xs(S, level="n_selected").min() - exist.xs(S, level="n_selected").min()
+                    for S in S_all
+                    if S < max(S_all)
+                ]
+                lines.append(
+                    f"\n{selection}: best proposed minus best existing (points) at S = "
+                    f"{', '.join(map(str, S_all[:-1]))}: "
+                    f"{', '.join(f'{v:+.1f}' for v in gaps)}.\n"
+                )
+    lines.append("\n#### The claims under each selection\n")
+    verdicts = []
+    for exp in frame["experiment"].unique():
+        for selection in ("ranked once", "exclusion"):
+            for claim, scope, verdict, text in _claims_under(frame, paper_rows, exp, selection):
+                verdicts.append(
+                    {"experiment": exp, "claim": claim, "scope": scope, "selection": selection,
+                     "verdict": verdict, "ours": text}
+                )  # fmt: skip
+    if verdicts:
+        lines.append(markdown_table(pd.DataFrame(verdicts)))
+    fits = frame.drop_duplicates(["experiment", "kernel", "method", "selection", "repeat"])
+    fits = fits.groupby("selection")["fit_seconds"].sum()
+    lines.append(
+        "\nRanking time (one core, a machine shared with other jobs): "
+        + ", ".join(f"{k} {v:.0f} s" for k, v in fits.items())
+        + f"; {frame['wall_seconds'].iloc[0]:.0f} s wall for the whole run.\n"
+    )
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
 # paper_self_check
 # ---------------------------------------------------------------------------------------------
 def paper_self_check():
@@ -1124,6 +1407,12 @@ INVESTIGATIONS = {
         _stopping_text,
         "SAS, SCSS, SFS, KFDS converged against stopped after n_iter (Table V, Figs. 6, 2)",
         ("experiments", "n_iter"),
+    ),
+    "exclusion": _entry(
+        exclusion,
+        _exclusion_text,
+        "SAS, SCSS, KFDS ranking by iterative exclusion against ranking once (Figs. 2, 6)",
+        ("experiments", "methods", "drop", "repeats", "limited"),
     ),
     "unstandardized": _entry(
         unstandardized,
