@@ -1096,11 +1096,18 @@ def _reproduced(frame, paper_rows):
     keys = ["experiment", "kernel", "method", "repeat", "n_selected"]
     ours = frame[frame["svm"] == PART_SVM][keys + ["error"]]
     both = ours.merge(paper_rows[keys + ["error"]], on=keys, suffixes=("", "_paper"))
-    same = int((both["error"] == both["error_paper"]).sum())
-    return (
-        f"the part's SVM gives exactly the paper run's error (`realdata/rows.csv`) at {same} "
-        f"of {len(both)} (method, repetition, S) ({len(ours)} computed)"
+    same = both["error"] == both["error_paper"]
+    text = (
+        f"the part's SVM gives exactly the paper run's error (`realdata/rows.csv`) at "
+        f"{int(same.sum())} of {len(both)} (method, repetition, S) ({len(ours)} computed)"
     )
+    if not same.all():
+        text += "; it differs at " + ", ".join(
+            f"{r.experiment} {r.kernel} {r.method} repetition {r.repeat} S = {r.n_selected} "
+            f"({100 * r.error:.1f} against {100 * r.error_paper:.1f} %)"
+            for r in both[~same].head(5).itertuples()
+        )
+    return text
 
 
 def _svm_grid_text(frame, command, paper_rows=None):
