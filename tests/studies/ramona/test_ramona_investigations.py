@@ -299,3 +299,48 @@ def test_exclusion_ranks_both_ways_on_the_paper_runs_splits_and_judges_the_claim
 def test_exclusion_names_a_bad_key(tiny, key, value):
     with pytest.raises(ConfigError, match=f"exclusion.{key}"):
         inv.exclusion(_context(tiny, "exclusion", **{key: value}))
+
+
+def test_part_svm_is_the_paper_runs_and_a_one_point_grid_changes_nothing():
+    rng = np.random.default_rng(3)
+    y = np.repeat([0, 1], 30)
+    X = rng.normal(size=(60, 4))
+    X[:, 0] += 1.5 * y
+    tr, te = np.arange(0, 60, 2), np.arange(1, 60, 2)
+    for kernel in ("linear", "rbf", "poly"):
+        one = {"C_factor": [1.0], "gamma_factor": [1.0]}
+        part, tuned, chosen = inv.part_and_tuned_svm_errors(
+            X[tr], y[tr], X[te], y[te], kernel, one, cv=3
+        )
+        assert part == inv.svm_error(X[tr], y[tr], X[te], y[te], kernel)
+        assert tuned == part and chosen["C_factor"] == 1.0
+        wide = {"C_factor": [0.1, 10.0], "gamma_factor": [0.5, 2.0]}
+        _, _, chosen = inv.part_and_tuned_svm_errors(X[tr], y[tr], X[te], y[te], kernel, wide, cv=3)
+        assert chosen["C_factor"] in (0.1, 10.0)
+        assert np.isnan(chosen["gamma_factor"]) == (kernel == "linear")
+
+
+def test_svm_grid_checks_the_claims_under_both_svms(tiny):
+    cfg = yaml.safe_load(Path(tiny["paper_config"]).read_text())
+    experiments = cfg["ramona"]["realdata"]["experiments"]
+    common = {"dataset": "two", "n_train": 50, "n_test": 30, "n_selected": [1, 2, 5],
+              "methods": ["fisher", "sas", "svm"]}  # fmt: skip
+    experiments["fig6_parkinsons"] = {**common, "kernels": ["poly"]}
+    experiments["fig2_spambase"] = {**common, "kernels": ["linear", "rbf"]}
+    Path(tiny["paper_config"]).write_text(yaml.safe_dump(cfg))
+    grid = {"C_factor": [0.1, 1.0], "gamma_factor": [1.0]}
+    frame = _run(tiny, "svm_grid", methods=["fisher", "sas", "svm"], svm_grid=grid, cv=2)
+    assert set(frame["svm"]) == {"part", "tuned"}
+    # the paper run's splits: the part's SVM gives realdata_rows' errors
+    part = frame[(frame["svm"] == "part") & (frame["experiment"] == "fig6_parkinsons")]
+    ref = inv._seeds_task("fig6_parkinsons", {**common, "n_repeats": 2}, "poly", "sas",
+                          *inv._load(tiny["data"], "two"), 0)  # fmt: skip
+    ref = pd.DataFrame(ref).set_index(["repeat", "n_selected"])["error"]
+    mine = part[part["method"] == "sas"].set_index(["repeat", "n_selected"])["error"]
+    assert mine.sort_index().tolist() == ref.sort_index().tolist()
+    text = (Path(tiny["out"]) / "svm_grid.md").read_text()
+    assert "| tuned | R17" in text and "| part  | R5" in text
+    # the all-feature SVM (S = D) is there so that the ledger's rules leave S = D out
+    assert set(frame[frame["method"] == "svm"]["n_selected"]) == {5}
+    with pytest.raises(ConfigError, match="svm_grid.cases"):
+        _run(tiny, "svm_grid", cases=[["fig6_parkinsons", "rbf"]])
