@@ -1089,10 +1089,6 @@ def claims_under(rows, claims=("R5", "R17")):
     return [(c, outcome) for c in claims for outcome in CHECKS[c](tree)]
 
 
-def _verdict(holds):
-    return {True: "holds", False: "does not hold", None: "not run"}.get(holds, str(holds))
-
-
 def _reproduced(frame, paper_rows):
     """How many of the part's SVM errors equal the paper run's (same experiment, kernel,
     method, repetition, S), of how many."""
@@ -1310,30 +1306,12 @@ def exclusion(ctx):
     return frame, {"experiments": used, **{k: grid[k] for k in ("methods", "drop", "repeats")}}
 
 
-class _RealdataTables:
-    """Real-data tables of one experiment in the shape the ledger's claim checks read
-    (``table(part, rel)`` of :class:`~rlsbench.studies.fidelity.ours.RunTree`): ``rows``
-    (one per method, repeat and S) with their summary and paired tests."""
-
-    def __init__(self, rows):
-        from rlsbench.studies.ramona.report import paired_tests, summarize
-
-        keys = ["experiment", "dataset", "kernel", "method", "n_selected"]
-        self._tables = {
-            "realdata/rows.csv": rows,
-            "realdata/summary.csv": summarize(rows, keys),
-            "realdata/paired_tests.csv": paired_tests(rows),
-        }
-
-    def table(self, part, rel):
-        return self._tables.get(rel) if part == "ramona" else None
-
-
 #: The ledger's claims about each experiment the exclusion run can be judged on.
 EXCLUSION_CLAIMS = {"fig2_": "R5", "fig6_": "R17"}
 
 
 def _verdict(holds):
+    """A claim check's ``holds`` in words (True, False, None or ``INCONCLUSIVE``)."""
     from rlsbench.studies.fidelity.verdicts import INCONCLUSIVE
 
     if holds is INCONCLUSIVE or holds == INCONCLUSIVE:
@@ -1358,7 +1336,7 @@ def _claims_under(frame, paper_rows, experiment, selection):
     ]
     cols = ["experiment", "dataset", "kernel", "method", "repeat", "n_selected", "error"]
     rows = pd.concat([paper[cols], mine[cols]], ignore_index=True)
-    outcomes = CHECKS[claim](_RealdataTables(rows))
+    outcomes = CHECKS[claim](_Tables(rows))
     return [(claim, o.scope, _verdict(o.holds), o.ours) for o in outcomes]
 
 
