@@ -247,3 +247,19 @@ def test_the_summary_splits_contradicts_by_class():
     assert "contradicts" not in shown and "contradicts: hardware" not in shown
     assert "contradicts: our setting" in shown and shown[-1] == "total"
     assert "not public" in shown and "inconclusive" in shown
+
+
+def test_the_summary_keeps_the_first_sentences_of_a_long_finding():
+    # the summary's table of contradictions must fit a printed page (tests/benchmark/
+    # test_latex.py); the whole finding stays in fidelity.csv
+    from rlsbench.studies.fidelity.ledger import brief_causes
+
+    long = "noise: " + "A sentence here. " * 40
+    out = brief_causes(long, limit=100)
+    assert out.endswith(". […]") and len(out) <= 100 + len(" […]")
+    assert brief_causes("data: Short. | " + long, limit=100).startswith(
+        "data: Short. | noise: A sentence here. A sentence"
+    )
+    assert brief_causes("paper: short") == "paper: short"
+    # a first sentence longer than the limit is cut at a word
+    assert brief_causes("paper: " + "word " * 100, limit=50).endswith(" word […]")

@@ -409,13 +409,49 @@ def summary_markdown(ledger, summary, source):
             ["paper", "level", "item", "claim_id", "row", "whose", "ours", "reason", "cause"]
         ]
         table = table.rename(columns={"row": "scope"})
+        table = table.assign(cause=table["cause"].map(brief_causes))
         parts += [
             "",
             "## Items and claims that contradict the paper",
             "",
+            f"Each cause with the first sentences of its finding (at most {BRIEF_CHARS} "
+            "characters; […] marks a cut): the whole finding and its evidence are in "
+            "`fidelity.csv`.",
+            "",
             table.to_markdown(index=False),
         ]
     return "\n".join(parts) + "\n"
+
+
+#: The characters of one finding the summary's table of contradictions keeps
+#: (:func:`brief_causes`): a table row must fit a printed page.
+BRIEF_CHARS = 300
+
+
+def brief_causes(text, limit=BRIEF_CHARS):
+    """The ``cause`` column of a ledger row (``"cause: finding | cause: finding"``, from
+    :func:`~rlsbench.studies.fidelity.investigations.attach`) with each finding cut after its
+    last whole sentence within ``limit`` characters (its first sentence cut at a word if
+    that alone is longer), ``" […]"`` marking the cut.
+
+    Examples
+    --------
+    >>> brief_causes("noise: One. Two three.", limit=12)
+    'noise: One. […]'
+    >>> brief_causes("data: Short.")
+    'data: Short.'
+    """
+    out = []
+    for finding in str(text).split(" | "):
+        if len(finding) <= limit:
+            out.append(finding)
+            continue
+        head = finding[:limit]
+        cut = max(head.rfind(". "), head.rfind("; "))
+        if cut <= head.find(": ") + 2:  # no whole sentence within the limit: cut at a word
+            cut = head.rfind(" ") - 1
+        out.append(finding[: cut + 1] + " […]")
+    return " | ".join(out)
 
 
 def variant_trees(root):
