@@ -344,3 +344,27 @@ def test_svm_grid_checks_the_claims_under_both_svms(tiny):
     assert set(frame[frame["method"] == "svm"]["n_selected"]) == {5}
     with pytest.raises(ConfigError, match="svm_grid.cases"):
         _run(tiny, "svm_grid", cases=[["fig6_parkinsons", "rbf"]])
+
+
+@pytest.mark.parametrize("task", ["_stopping_task", "_seeds_task"])
+def test_investigation_tasks_run_the_experiments_own_protocol(monkeypatch, task):
+    # an investigation re-running an experiment must use its multiclass scheme, pools and
+    # per-class sizes (the stopping run once fell back to the joint USPS protocol)
+    seen = {}
+    monkeypatch.setattr(inv, "realdata_rows", lambda X, y, **kw: seen.update(kw) or [])
+    exp = {
+        "dataset": "usps",
+        "n_train": 1000,
+        "n_test": 2007,
+        "train_per_class": 100,
+        "pools": {"train": [0, 7291], "test": "rest"},
+        "n_repeats": 30,
+        "standardize": False,
+        "multiclass": "pairwise",
+        "n_selected": [5, 10],
+    }
+    args = ("table2_usps", exp, "rbf", "sas", np.zeros((3, 2)), np.zeros(3), 0)
+    getattr(inv, task)(*args, *((10,) if task == "_stopping_task" else ()))
+    assert seen["multiclass"] == "pairwise"
+    assert seen["pools"] == {"train": [0, 7291], "test": "rest"}
+    assert (seen["train_per_class"], seen["n_repeats"], seen["standardize"]) == (100, 30, False)

@@ -77,6 +77,26 @@ def n_selected(exp: dict, kernel: str) -> list[int]:
     return list(S[kernel]) if isinstance(S, dict) else list(S)
 
 
+def protocol(exp: dict) -> dict:
+    """The keyword arguments of :func:`rlsbench.studies.ramona.experiments.realdata_rows` that
+    an experiment's settings (:func:`experiment`) fix: sizes, pools, repetitions, kernel
+    degree, preprocessing, binarisation and the multiclass scheme. Every caller (the workflow's
+    job and the investigations) takes them from here, so that none runs another protocol
+    than the experiment's."""
+    return {
+        "n_train": exp["n_train"],
+        "n_test": exp.get("n_test"),
+        "train_per_class": exp.get("train_per_class"),
+        "pools": exp.get("pools"),
+        "n_repeats": exp["n_repeats"],
+        "degree": exp.get("degree", 3),
+        "standardize": exp.get("standardize", True),
+        "binarize": exp.get("binarize"),
+        "select_per_class": exp.get("select_per_class"),
+        "multiclass": exp.get("multiclass", "joint"),
+    }
+
+
 def experiment_job(section: dict, name: str, kernel: str) -> dict:
     """What one (experiment, kernel) job needs: the settings with S resolved for the kernel."""
     exp = experiment(section, name)

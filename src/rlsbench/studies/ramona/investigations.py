@@ -75,6 +75,7 @@ from rlsbench.numerics.kernel.selectors import fisher_direction, make_kernel
 from rlsbench.numerics.kernel.wrappers import AROM, enclosing_ball, enclosing_ball_qp, joachims_C
 from rlsbench.studies.ramona.config import experiment as experiment_settings
 from rlsbench.studies.ramona.config import n_selected as experiment_s
+from rlsbench.studies.ramona.config import protocol
 from rlsbench.studies.ramona.experiments import (
     METHODS,
     draw_split,
@@ -692,11 +693,7 @@ def _seeds_task(name, exp, kernel, method, X, y, seed):
         method=method,
         kernel=kernel,
         n_selected=experiment_s(exp, kernel),
-        n_train=exp["n_train"],
-        n_test=exp.get("n_test"),
-        n_repeats=exp["n_repeats"],
-        degree=exp.get("degree", 3),
-        standardize=exp.get("standardize", True),
+        **protocol(exp),
         seed=seed,
     )
 
@@ -776,15 +773,7 @@ def _stopping_task(name, exp, kernel, method, X, y, seed, n_iter):
         method=method,
         kernel=kernel,
         n_selected=experiment_s(exp, kernel),
-        n_train=exp["n_train"],
-        n_test=exp.get("n_test"),
-        train_per_class=exp.get("train_per_class"),
-        pools=exp.get("pools"),
-        n_repeats=exp["n_repeats"],
-        degree=exp.get("degree", 3),
-        standardize=exp.get("standardize", True),
-        binarize=exp.get("binarize"),
-        select_per_class=exp.get("select_per_class"),
+        **protocol(exp),
         method_options=None if n_iter is None else {"n_iter": n_iter},
         seed=seed,
     )

@@ -18,6 +18,7 @@ from rlsbench.benchmark.config import ConfigError
 from rlsbench.benchmark.provenance import provenance
 from rlsbench.benchmark.tables import read_csvs, with_provenance, write_csv, write_markdown
 from rlsbench.benchmark.timing import Stopwatch
+from rlsbench.studies.ramona.config import protocol
 from rlsbench.studies.ramona.experiments import cputime_rows, realdata_rows, toy_rows
 from rlsbench.studies.ramona.report import (
     LABELS,
@@ -118,17 +119,8 @@ def realdata_job(table, *, data, experiment_name, kernel, experiment, seed, thre
                     method=method,
                     kernel=kernel,
                     n_selected=exp["n_selected"],
-                    n_train=exp["n_train"],
-                    n_test=exp.get("n_test"),
-                    train_per_class=exp.get("train_per_class"),
-                    pools=exp.get("pools"),
-                    n_repeats=exp["n_repeats"],
-                    degree=exp.get("degree", 3),
-                    standardize=exp.get("standardize", True),
-                    binarize=exp.get("binarize"),
-                    select_per_class=exp.get("select_per_class"),
+                    **protocol(exp),
                     method_options=(exp.get("method_options") or {}).get(method),
-                    multiclass=exp.get("multiclass", "joint"),
                     seed=seed,
                     n_jobs=threads,
                 )
