@@ -842,7 +842,14 @@ def _stopping_text(frame, command, paper_rows=None):
         for stop in sorted(g["stopping"].unique()):
             sub = mean.xs(stop, level="stopping")
             notes = []
-            if others is not None:  # R5: best proposed below best existing at most S < D
+            if others is not None and exp.startswith("table2"):  # R18: below Fisher at most S
+                fisher = others[others["method"] == "fisher"]
+                f = fisher.groupby("n_selected")["error"].mean().mul(100)
+                for m in ("sas", "scss"):
+                    if m in sub.index.get_level_values("method") and len(f):
+                        below = sum(sub.loc[(m, S)] < f[S] for S in S_all if S in f.index)
+                        notes.append(f"{m.upper()} below Fisher at {below} of {len(S_all)} S")
+            elif others is not None:  # R5: best proposed below best existing at most S < D
                 exist = others.groupby(["n_selected", "method"])["error"].mean().mul(100)
                 wins = []
                 for S in S_all:
