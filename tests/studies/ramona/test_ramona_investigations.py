@@ -368,3 +368,31 @@ def test_investigation_tasks_run_the_experiments_own_protocol(monkeypatch, task)
     assert seen["multiclass"] == "pairwise"
     assert seen["pools"] == {"train": [0, 7291], "test": "rest"}
     assert (seen["train_per_class"], seen["n_repeats"], seen["standardize"]) == (100, 30, False)
+
+
+def test_stopping_summary_of_table2_counts_the_s_where_sas_and_scss_beat_fisher():
+    # claim R18 on USPS: SAS and SCSS below Fisher at most S, under each stopping rule
+    rows = []
+    errors = {
+        ("sas", "converged"): [0.10, 0.30],
+        ("scss", "converged"): [0.30, 0.30],
+        ("sas", "10 iterations"): [0.10, 0.10],
+        ("scss", "10 iterations"): [0.10, 0.30],
+    }
+    for (method, stopping), errs in errors.items():
+        for S, e in zip([5, 10], errs, strict=True):
+            rows.append(dict(experiment="table2_usps", kernel="rbf", method=method,
+                             stopping=stopping, n_selected=S, repeat=0, error=e))  # fmt: skip
+    paper = pd.DataFrame(
+        [
+            dict(
+                experiment="table2_usps", kernel="rbf", method=m, n_selected=S, repeat=0, error=0.2
+            )
+            for m in ("fisher", "arom")
+            for S in (5, 10)
+        ]  # fmt: skip
+    )
+    text = inv._stopping_text(pd.DataFrame(rows), "`cmd`", paper_rows=paper)
+    assert "converged: SAS below Fisher at 1 of 2 S; SCSS below Fisher at 0 of 2 S." in text
+    assert "10 iterations: SAS below Fisher at 2 of 2 S; SCSS below Fisher at 1 of 2 S." in text
+    assert "best proposed below best existing" not in text  # R5's reading is Fig. 2's, not here
