@@ -38,7 +38,8 @@ repetitions) from its section of ``config/investigations/ramona.yaml``. The inve
 ``stopping``
     SAS, SCSS, SFS and KFDS run to convergence (the paper run) or stopped after 10
     iterations (Section VI-C's setting) on Table V, Fig. 6 and Fig. 2, with the statistics of
-    the claims R24, R17 and R5.
+    the claims R24, R17 and R5; on Table II (``--set 'experiments=[table2_usps]'``, its own
+    ``--out``), with claim R18's counts of S where SAS and SCSS are below Fisher.
 ``exclusion``
     SAS, SCSS and KFDS ranking by iterative exclusion (re-optimised on the remaining features
     after removing the lowest-ranked ones, Section III-C) against ranking once, on the paper
@@ -845,10 +846,9 @@ def _stopping_text(frame, command, paper_rows=None):
             if others is not None and exp.startswith("table2"):  # R18: below Fisher at most S
                 fisher = others[others["method"] == "fisher"]
                 f = fisher.groupby("n_selected")["error"].mean().mul(100)
-                for m in ("sas", "scss"):
-                    if m in sub.index.get_level_values("method") and len(f):
-                        below = sum(sub.loc[(m, S)] < f[S] for S in S_all if S in f.index)
-                        notes.append(f"{m.upper()} below Fisher at {below} of {len(S_all)} S")
+                for m in [m for m in ("sas", "scss") if m in sub.index.get_level_values(0)]:
+                    below = sum(sub.loc[(m, S)] < f[S] for S in S_all if S in f.index)
+                    notes.append(f"{m.upper()} below Fisher at {below} of {len(S_all)} S")
             elif others is not None:  # R5: best proposed below best existing at most S < D
                 exist = others.groupby(["n_selected", "method"])["error"].mean().mul(100)
                 wins = []
