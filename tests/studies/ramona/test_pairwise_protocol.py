@@ -166,7 +166,7 @@ def test_the_schema_refuses_a_bad_part_wide_radius_naming_its_key():
 def test_part_wide_options_reach_every_experiment_below_the_realdata_and_own_ones():
     from rlsbench.studies.ramona.config import check, experiment, method_options
 
-    section = _experiment(method_options={"kfds": {"mu": 0.5}})
+    section = _experiment(method_options={"kfds": {"mu": 0.5}}, methods=["r2w2", "kfds"])
     section["method_options"] = {"r2w2": {"radius": "qp"}, "kfds": {"mu": 1e-3, "n_iter": 4}}
     section["realdata"]["method_options"] = {"kfds": {"mu": 0.2}}
     section = validate_section(section, SCHEMA, "ramona")
@@ -176,6 +176,12 @@ def test_part_wide_options_reach_every_experiment_below_the_realdata_and_own_one
         "r2w2": {"radius": "qp"},
         "kfds": {"mu": 0.5, "n_iter": 4},
     }
+    # an experiment without R2W2 keeps its settings (and its job) when R2W2's radius changes
+    section["realdata"]["experiments"]["u"] = {**section["realdata"]["experiments"]["t"]}
+    section["realdata"]["experiments"]["u"]["methods"] = ["sas", "kfds"]
+    assert experiment(section, "u")["method_options"] == {"kfds": {"mu": 0.5, "n_iter": 4}}
+    section["realdata"]["experiments"]["u"]["methods"] = ["sas"]
+    assert experiment(section, "u")["method_options"] == {}
     section["method_options"]["sas"] = {"radius": "qp"}
     with pytest.raises(ConfigError, match=r"ramona.method_options.sas.radius: not an option"):
         check(section, {})
@@ -194,6 +200,9 @@ def test_toy_and_cputime_jobs_get_the_options_only_where_the_part_sets_them():
     assert toy_job_settings(section, "r2w2")["method_options"] == {"radius": "qp"}
     assert "method_options" not in toy_job_settings(section, "sas")
     assert cputime_job_settings(section)["method_options"] == {"r2w2": {"radius": "qp"}}
+    # options of a method the timings do not run leave the CPU-time jobs as they were
+    section["method_options"] = {"scss": {"n_iter": 10}}
+    assert cputime_job_settings(section) == section["cputime"]
 
 
 def test_the_schema_takes_the_papers_protocol_and_defaults_to_joint():

@@ -255,31 +255,30 @@ def enclosing_ball(K, *, tol=1e-10, max_iter=100_000, return_n_iter=False):
     return (r2, beta, n_iter) if return_n_iter else (r2, beta)
 
 
-def enclosing_ball_qp(K, *, tol=1e-10, max_iter=1000):
+def enclosing_ball_qp(K, *, tol=1e-10, max_iter=100):
     """Squared radius of the smallest enclosing sphere by a general dense QP solver.
 
     The dual QP of the smallest enclosing ball as Weston et al. (2000) and Chapelle et al.
-    (2002) state it, R² = max_β Σ_i β_i K_ii − βᵀKβ subject to β ≥ 0 and Σβ = 1, solved by
-    SciPy's SLSQP (``scipy.optimize.minimize(method="SLSQP")``) with the exact gradient, the
-    bounds and the simplex equality. SLSQP is SciPy's dense solver for a smooth objective under
-    bounds and linear equalities together (trust-constr takes them too but is an interior
-    method, whose β only approaches the active bounds, and is slower at N ≤ 1000); it holds
-    the whole problem densely, as the paper's R2W2 (Spider's quadratic program) does. The
-    objective is divided by max_i K_ii so that SLSQP's absolute stopping tolerance means the
-    same on every kernel. SLSQP's active set is then solved exactly: with S = {i : β_i > 0},
-    the KKT system ``[2 K_SS, 1; 1ᵀ, 0] [β_S; λ] = [diag K_S; 1]`` (S corrected point by
-    point where needed, :func:`_ball_active_set_solution`); its solution replaces SLSQP's
-    when it is feasible (β_S ≥ 0) and optimal (K_jj − 2 (Kβ)_j ≤ λ off S, to ``tol``), so
-    that β is the ball's multipliers to rounding rather than SLSQP's stopping point.
+    (2002) state it, R² = max_β Σ_i β_i K_ii − βᵀKβ subject to β ≥ 0 and Σβ = 1, solved as
+    a quadratic program by CVXOPT (``cvxopt.solvers.qp``: a primal-dual interior-point method,
+    the whole N × N matrix held densely, as the paper's R2W2 holds "the full expression of
+    the Gram matrix", Sec. VI-A). The objective is divided by max_i K_ii so that the solver's
+    absolute tolerances mean the same on every kernel. An interior method's β only approaches
+    the active bounds, so its support is then solved exactly: with S = {i : β_i > 0}, the KKT
+    system ``[2 K_SS, 1; 1ᵀ, 0] [β_S; λ] = [diag K_S; 1]`` (S corrected point by point where
+    needed, :func:`_ball_active_set_solution`); its solution replaces the solver's when it is
+    feasible (β_S ≥ 0) and optimal (K_jj − 2 (Kβ)_j ≤ λ off S, to ``tol``), so that β is the
+    ball's multipliers to rounding rather than the solver's stopping point.
 
     Parameters
     ----------
     K : ndarray of shape (n, n)
         Positive semi-definite.
     tol : float
-        SLSQP's ``ftol`` on the scaled objective, and the tolerance of the KKT check.
+        CVXOPT's absolute, relative and feasibility tolerances on the scaled problem, and the
+        tolerance of the KKT check.
     max_iter : int
-        SLSQP's iteration limit.
+        CVXOPT's iteration limit (it needs 10-15 at n = 100-1000).
 
     Returns
     -------
@@ -291,38 +290,39 @@ def enclosing_ball_qp(K, *, tol=1e-10, max_iter=1000):
     Warns
     -----
     ConvergenceWarning
-        When SLSQP stops without success and its active set is not the optimum either.
+        When CVXOPT stops without an optimal status and its support is not the optimum either.
     """
-    from scipy.optimize import minimize
+    from cvxopt import matrix, solvers, spmatrix
 
     K = np.asarray(K, dtype=np.float64)
     n = K.shape[0]
     scale = max(float(np.max(np.diag(K))), np.finfo(float).tiny)
     Ks = K / scale
     d = np.diag(Ks).copy()
-
-    def neg_value(b):
-        Kb = Ks @ b
-        return -(b @ d - b @ Kb), -(d - 2.0 * Kb)
-
-    res = minimize(
-        neg_value,
-        np.full(n, 1.0 / n),
-        jac=True,
-        method="SLSQP",
-        bounds=[(0.0, None)] * n,
-        constraints=[{"type": "eq", "fun": lambda b: b.sum() - 1.0, "jac": lambda b: np.ones(n)}],
-        options={"maxiter": int(max_iter), "ftol": tol},
+    sol = solvers.qp(
+        matrix(2.0 * Ks),
+        matrix(-d),
+        spmatrix(-1.0, range(n), range(n)),  # -β ≤ 0
+        matrix(0.0, (n, 1)),
+        matrix(1.0, (1, n)),  # Σβ = 1
+        matrix(1.0),
+        options={
+            "show_progress": False,
+            "abstol": tol,
+            "reltol": tol,
+            "feastol": tol,
+            "maxiters": int(max_iter),
+        },
     )
-    beta = np.maximum(res.x, 0.0)
+    beta = np.maximum(np.asarray(sol["x"], dtype=np.float64).ravel(), 0.0)
     beta /= beta.sum()
     polished = _ball_active_set_solution(Ks, d, beta > 1e-6 * beta.max(), tol)
     if polished is not None:
         beta = polished
-    elif not res.success:
+    elif sol["status"] != "optimal":
         warnings.warn(
-            f"enclosing_ball_qp: SLSQP stopped without converging ({res.message}; "
-            f"{res.nit} iterations of at most max_iter={max_iter})",
+            f"enclosing_ball_qp: CVXOPT stopped with status {sol['status']!r} after "
+            f"{sol['iterations']} iterations (max_iter={max_iter})",
             ConvergenceWarning,
             stacklevel=2,
         )
@@ -333,7 +333,7 @@ def enclosing_ball_qp(K, *, tol=1e-10, max_iter=1000):
 def _ball_active_set_solution(K, d, support, tol, max_rounds=20):
     """β of the enclosing ball from the KKT equalities on a support set, or None.
 
-    Starting from ``support`` (SLSQP's), a point whose weight comes out negative leaves the
+    Starting from ``support`` (the QP solver's), a point whose weight comes out negative leaves the
     set and the point farthest outside the ball joins it, until β is feasible and optimal
     (at most ``max_rounds`` times; None if it is not reached).
     """
@@ -427,7 +427,7 @@ class R2W2(_Ranker):
     radius : {"frank_wolfe", "qp"}
         Solver of the radius R² and its multipliers β (:data:`RADIUS_SOLVERS`): Frank-Wolfe
         with away steps (:func:`enclosing_ball`, O(N) per iteration) or the paper's dense
-        quadratic program (:func:`enclosing_ball_qp`, SciPy's SLSQP). Both solve the same
+        quadratic program (:func:`enclosing_ball_qp`, CVXOPT). Both solve the same
         problem; they differ in cost and in the rounding of β.
     standardize : bool
 

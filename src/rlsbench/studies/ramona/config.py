@@ -45,10 +45,14 @@ def toy_job_settings(section: dict, method: str) -> dict:
 
 
 def cputime_job_settings(section: dict) -> dict:
-    """``ramona.cputime`` and, where the part sets any, its ``method_options`` (method ->
-    options; absent otherwise, so that a config without options keeps its jobs)."""
+    """``ramona.cputime`` and, where the part sets any for its methods, their
+    ``method_options`` (method -> options; absent otherwise, so that a config without options
+    for the timed methods keeps its jobs)."""
     cpu = dict(section.get("cputime") or {})
-    options = method_options(section)
+    timed = cpu.get("methods")
+    options = {
+        m: o for m, o in method_options(section).items() if timed is None or m in timed
+    }
     return {**cpu, "method_options": options} if options else cpu
 
 
@@ -58,16 +62,19 @@ def experiment(section: dict, name: str) -> dict:
     ``methods``, ``n_repeats`` and ``standardize`` come from ``ramona.realdata`` where the
     experiment does not set them; ``method_options`` are the part's (``ramona.method_options``)
     updated by ``ramona.realdata.method_options``, then by the experiment's own, option by
-    option (so a variant can change one option everywhere).
+    option (so a variant can change one option everywhere), kept only for the experiment's
+    own methods: an option of a method the experiment does not run leaves its settings, and
+    so its job, as they were (R2W2's radius re-runs the experiments R2W2 is in, no other).
     """
     real = section.get("realdata", {})
     exp = dict(real.get("experiments", {})[name])
     exp.setdefault("methods", real.get("methods", []))
     exp.setdefault("n_repeats", real.get("n_repeats", 30))
     exp.setdefault("standardize", real.get("standardize", True))
-    exp["method_options"] = _layered(
+    options = _layered(
         section.get("method_options"), real.get("method_options"), exp.get("method_options")
     )
+    exp["method_options"] = {m: o for m, o in options.items() if m in exp["methods"]}
     return exp
 
 
