@@ -50,9 +50,7 @@ def cputime_job_settings(section: dict) -> dict:
     for the timed methods keeps its jobs)."""
     cpu = dict(section.get("cputime") or {})
     timed = cpu.get("methods")
-    options = {
-        m: o for m, o in method_options(section).items() if timed is None or m in timed
-    }
+    options = {m: o for m, o in method_options(section).items() if timed is None or m in timed}
     return {**cpu, "method_options": options} if options else cpu
 
 
