@@ -23,9 +23,10 @@ repetitions) from its section of ``config/investigations/ramona.yaml``. The inve
     by the SVM's error on 1000 held-out samples: how low the error at small S can go.
 ``r2w2_cost``
     Where our R2W2's time goes (Tables VIII-IX): per evaluation of the radius-margin bound,
-    the seconds of the Gram matrix, the enclosing ball (with its Frank-Wolfe iterations), the
-    SVM fit (with its support vectors) and the gradient, against N and D; beside them the time
-    of the same radius problem solved by a general dense QP solver (SLSQP).
+    the seconds of the Gram matrix, the enclosing ball by our Frank-Wolfe solver (with its
+    iterations; the variant ramona-r2w2-frank-wolfe), the SVM fit (with its support vectors)
+    and the gradient, against N and D; beside them the time of the same radius problem
+    solved as the paper config solves it, by a general dense QP solver (CVXOPT).
 ``kfds_primal``
     KFDS as we compute it (the n × n dual of the kernel Fisher discriminant) against the same
     discriminant computed in the primal (D × D scatter matrices), over D at N = 30 (Table IX),
@@ -478,7 +479,7 @@ def r2w2_evaluation_cost(X, y, *, n_eval=10):
 
 def dense_qp_radius_seconds(K):
     """Seconds to solve the enclosing-ball dual with the paper's dense QP
-    (:func:`~rlsbench.numerics.kernel.wrappers.enclosing_ball_qp`, SciPy's SLSQP), and the
+    (:func:`~rlsbench.numerics.kernel.wrappers.enclosing_ball_qp`, CVXOPT), and the
     radius it finds."""
     (r2, _), seconds = _timed(enclosing_ball_qp, K)
     return seconds, r2
@@ -539,7 +540,8 @@ def _r2w2_cost_text(frame, command):
         "Gaussian classes, D = 30 with N growing, N = 30 with D growing), one BLAS thread. "
         "Seconds of one evaluation of the radius-margin bound (median of 10), by phase, and "
         "the counts that drive them; `dense_qp_ball_seconds`: the same enclosing-ball problem "
-        "solved by a general dense QP solver (SLSQP) instead of our Frank-Wolfe solver. "
+        "solved by a general dense QP solver (CVXOPT, the paper config's `radius: qp`) "
+        "instead of our Frank-Wolfe solver (the variant ramona-r2w2-frank-wolfe). "
         f"Load average of the machine while measuring: {_load_range(frame)}.\n",
     ]
     for axis in ("N", "D"):
