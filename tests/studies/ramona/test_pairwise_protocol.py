@@ -182,6 +182,14 @@ def test_part_wide_options_reach_every_experiment_below_the_realdata_and_own_one
     assert experiment(section, "u")["method_options"] == {"kfds": {"mu": 0.5, "n_iter": 4}}
     section["realdata"]["experiments"]["u"]["methods"] = ["sas"]
     assert experiment(section, "u")["method_options"] == {}
+    # null restores a ranker's default: the settings of a config that never set the option
+    section["realdata"]["method_options"] = {"kfds": {"mu": 0.2, "n_iter": None}}
+    section["realdata"]["experiments"]["u"]["method_options"] = {}
+    section["realdata"]["experiments"]["u"]["methods"] = ["sas", "kfds"]
+    assert experiment(section, "u")["method_options"] == {"kfds": {"mu": 0.2}}
+    section["realdata"]["method_options"] = {"kfds": {"mu": None, "n_iter": None}}
+    section["method_options"] = {"r2w2": {"radius": "qp"}}
+    assert experiment(section, "u")["method_options"] == {}
     section["method_options"]["sas"] = {"radius": "qp"}
     with pytest.raises(ConfigError, match=r"ramona.method_options.sas.radius: not an option"):
         check(section, {})
@@ -237,7 +245,7 @@ def test_section_defaults_reach_every_experiment_and_its_own_settings_win():
     t, u = experiment(section, "t"), experiment(section, "u")
     assert t["standardize"] is False and u["standardize"] is True
     assert t["method_options"] == {"sas": {"n_iter": 10, "epsilon": 1.0}}
-    assert u["method_options"] == {"sas": {"n_iter": None}}
+    assert u["method_options"] == {}  # its own null restores SAS's default (convergence)
     with pytest.raises(ConfigError, match=r"experiments.t.method_options.sas.epsilon"):
         check(section, {})  # the experiment's epsilon is not an option of SAS
     section["realdata"]["experiments"]["t"].pop("method_options")

@@ -20,12 +20,16 @@ _NAME = re.compile(r"[A-Za-z0-9_\-]+")
 
 
 def _layered(*layers) -> dict:
-    """method -> options, each layer's options of a method updating the previous ones'."""
+    """method -> options, each layer's options of a method updating the previous ones'. An
+    option that ends up null is the ranker's default, as if unset: it is dropped (and a method
+    left without options with it), so that a layer restoring a default gives the jobs, and
+    their config hashes, of a config that never set it."""
     options: dict = {}
     for layer in layers:
         for method, own in (layer or {}).items():
             options[method] = {**options.get(method, {}), **(own or {})}
-    return options
+    options = {m: {k: v for k, v in o.items() if v is not None} for m, o in options.items()}
+    return {m: o for m, o in options.items() if o}
 
 
 def method_options(section: dict) -> dict:
