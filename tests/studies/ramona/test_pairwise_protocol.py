@@ -211,6 +211,13 @@ def test_toy_and_cputime_jobs_get_the_options_only_where_the_part_sets_them():
     # options of a method the timings do not run leave the CPU-time jobs as they were
     section["method_options"] = {"scss": {"n_iter": 10}}
     assert cputime_job_settings(section) == section["cputime"]
+    # the part's stopping rule does not reach the timings (they fix cputime.n_iter
+    # themselves), so it leaves their jobs as they were; the toy jobs take it
+    section["method_options"] = {"r2w2": {"radius": "qp", "n_iter": 10}}
+    assert cputime_job_settings(section)["method_options"] == {"r2w2": {"radius": "qp"}}
+    assert toy_job_settings(section, "r2w2")["method_options"] == {"radius": "qp", "n_iter": 10}
+    section["method_options"] = {"r2w2": {"n_iter": 10}}
+    assert cputime_job_settings(section) == section["cputime"]
 
 
 def test_the_schema_takes_the_papers_protocol_and_defaults_to_joint():

@@ -51,10 +51,17 @@ def toy_job_settings(section: dict, method: str) -> dict:
 def cputime_job_settings(section: dict) -> dict:
     """``ramona.cputime`` and, where the part sets any for its methods, their
     ``method_options`` (method -> options; absent otherwise, so that a config without options
-    for the timed methods keeps its jobs)."""
+    for the timed methods keeps its jobs). ``n_iter`` is left out: every timed method runs
+    ``cputime.n_iter`` iterations whatever the part's stopping rule (:func:`~rlsbench.studies.ramona.experiments.cputime_rows`), so
+    the part's ``n_iter`` does not change the timings, nor their job."""
     cpu = dict(section.get("cputime") or {})
     timed = cpu.get("methods")
-    options = {m: o for m, o in method_options(section).items() if timed is None or m in timed}
+    options = {
+        m: {k: v for k, v in o.items() if k != "n_iter"}
+        for m, o in method_options(section).items()
+        if timed is None or m in timed
+    }
+    options = {m: o for m, o in options.items() if o}
     return {**cpu, "method_options": options} if options else cpu
 
 
