@@ -52,8 +52,9 @@ def cputime_job_settings(section: dict) -> dict:
     """``ramona.cputime`` and, where the part sets any for its methods, their
     ``method_options`` (method -> options; absent otherwise, so that a config without options
     for the timed methods keeps its jobs). ``n_iter`` is left out: every timed method runs
-    ``cputime.n_iter`` iterations whatever the part's stopping rule (:func:`~rlsbench.studies.ramona.experiments.cputime_rows`), so
-    the part's ``n_iter`` does not change the timings, nor their job."""
+    ``cputime.n_iter`` iterations whatever the part's stopping rule
+    (:func:`~rlsbench.studies.ramona.experiments.cputime_rows`), so the part's ``n_iter``
+    does not change the timings, nor their job."""
     cpu = dict(section.get("cputime") or {})
     timed = cpu.get("methods")
     options = {
