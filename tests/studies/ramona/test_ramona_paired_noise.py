@@ -127,3 +127,67 @@ def test_r11_uses_the_seeds_investigation_only_when_it_was_made_under_the_runs_s
     assert "split seeds" not in other.ours
     # without the draws the failure within noise is inconclusive all the same
     assert other.holds == INCONCLUSIVE
+
+
+def _rbf_tree(root, offsets, *, paired):
+    """Spambase RBF (Fig. 2) rows: method m errs ``12 + offsets[m]`` points plus a split level
+    shared by every method (``paired``: the methods move together, so their paired
+    differences have almost no spread) or one drawn per method (independent: ±3 points)."""
+    rng = np.random.default_rng(1)
+    rows = []
+    for S in SELECTED:
+        shared = rng.normal(0.0, 3.0, N_REPEATS)
+        for method, offset in offsets.items():
+            own = shared if paired else rng.normal(0.0, 3.0, N_REPEATS)
+            err = 12.0 + offset + own + rng.normal(0.0, 0.02, N_REPEATS)
+            rows += [
+                dict(
+                    experiment="fig2_spambase",
+                    dataset="spambase",
+                    kernel="rbf",
+                    method=method,
+                    repeat=i,
+                    n_selected=S,
+                    error=e / 100.0,
+                )
+                for i, e in enumerate(err)
+            ]
+    rows = pd.DataFrame(rows)
+    summary = (
+        rows.assign(error=100.0 * rows["error"])
+        .groupby(["experiment", "dataset", "kernel", "method", "n_selected"])["error"]
+        .agg(mean="mean", std="std", n_repeats="count")
+        .reset_index()
+    )
+    folder = root / "ramona" / "realdata"
+    folder.mkdir(parents=True)
+    summary.to_csv(folder / "summary.csv", index=False)
+    rows.to_csv(folder / "rows.csv", index=False)
+    return RunTree(root)
+
+
+@pytest.mark.parametrize("paired, verdict", [(True, False), (False, INCONCLUSIVE)])
+def test_r8_sas_above_sfs_is_refuted_only_beyond_the_paired_noise(tmp_path, paired, verdict):
+    # SAS 0.3 points above SFS at every S
+    tree = _rbf_tree(tmp_path, {"sas": 0.3, "sfs": 0.0, "fisher": 1.0}, paired=paired)
+    (outcome,) = CHECKS["R8"](tree)
+    if paired:
+        assert "SAS below SFS at 0 of 5 S; 5 of 5 against it beyond" in outcome.ours
+    else:  # the split noise (±3 points per method) hides the gap at every S
+        assert "0 of 5 against it beyond" in outcome.ours
+    assert outcome.holds == verdict
+    below = _rbf_tree(tmp_path / "below", {"sas": -0.3, "sfs": 0.0}, paired=paired)
+    assert CHECKS["R8"](below)[0].holds is True
+
+
+@pytest.mark.parametrize("paired, verdict", [(True, False), (False, INCONCLUSIVE)])
+def test_r9_kfds_above_the_median_is_refuted_only_beyond_the_paired_noise(
+    tmp_path, paired, verdict
+):
+    # KFDS 0.2 points above the median of the other three (fisher at +0.0)
+    offsets = {"kfds": 0.2, "arom": -1.0, "fisher": 0.0, "sas": 1.0}
+    (outcome,) = CHECKS["R9"](_rbf_tree(tmp_path, offsets, paired=paired))
+    assert "fisher at the median" in outcome.ours
+    assert outcome.holds == verdict
+    offsets["kfds"] = -0.2
+    assert CHECKS["R9"](_rbf_tree(tmp_path / "below", offsets, paired=paired))[0].holds is True

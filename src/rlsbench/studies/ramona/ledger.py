@@ -566,36 +566,85 @@ def _sas_vs(tree, item, kernel, other):
 
 @check("R8")
 def _sas_over_sfs(tree):
+    """SAS below SFS at most S; a failure within noise (:func:`_majority_within_noise`, the
+    paired standard error of each S) is inconclusive."""
+    r = _real(tree, "Fig. 2", "rbf")
     d = _sas_vs(tree, "Fig. 2", "rbf", "sfs")
     if d is None:
         return not_run("SAS and SFS on Spambase (RBF)")
+    se = _se_by_s(r, d)
+    gaps = [
+        (
+            d.loc[S, "sfs"] - d.loc[S, "sas"],
+            _paired_se(tree, r, S, "sas", "sfs", math.hypot(se.loc[S, "sas"], se.loc[S, "sfs"])),
+        )
+        for S in d.index
+    ]
     flags = (d["sas"] < d["sfs"]).to_list()
+    holds, within, text = _majority_within_noise(gaps)
     return [
         Outcome(
             "Spambase RBF",
-            majority(flags),
-            f"SAS below SFS at {sum(flags)} of {len(flags)} S",
-            "SAS's mean error below SFS's at most S (> half)",
+            noise_rule(majority(flags), within),
+            f"SAS below SFS at {sum(flags)} of {len(flags)} S; {text} ("
+            + ", ".join(f"S = {S}: z = {gap_z(g, s):+.1f}" for S, (g, s) in zip(d.index, gaps))
+            + ")",
+            f"SAS's mean error below SFS's at most S (> half); {noise_reason()} (the standard "
+            "error of the paired differences: the methods share their splits)",
         )
     ]
 
 
+def _paired_se_over_s(tree, r, a, b, S_values, fallback):
+    """Standard error (% points) of the mean over the repetitions of ``a``'s error minus
+    ``b``'s, each averaged over ``S_values`` in its repetition (the methods share their
+    splits); ``fallback`` without ``realdata/rows.csv`` or with fewer than two common
+    repetitions (as :func:`_paired_se`)."""
+    rows = tree.table("ramona", "realdata/rows.csv")
+    if rows is None:
+        return fallback
+    sel = rows[
+        (rows["experiment"] == r["experiment"].iloc[0])
+        & (rows["kernel"] == r["kernel"].iloc[0])
+        & rows["n_selected"].isin(list(S_values))
+        & rows["method"].isin([a, b])
+    ]
+    wide = sel.pivot_table(index="repeat", columns="method", values="error", aggfunc="mean")
+    if a not in wide or b not in wide:
+        return fallback
+    d = 100.0 * (wide[a] - wide[b]).dropna()
+    return float(d.std(ddof=1) / math.sqrt(len(d))) if len(d) >= 2 else fallback
+
+
 @check("R9")
 def _kfds_rbf(tree):
+    """KFDS's mean error over S at most the median of the other methods'; a failure within
+    noise (the paired standard error of KFDS against the median method, both averaged over S
+    in each repetition) is inconclusive."""
     r = _real(tree, "Fig. 2", "rbf")
     if r is None:
         return not_run("Spambase (RBF) results")
-    means = _by_s(r).mean()
+    piv = _by_s(r)
+    means = piv.mean()
     if "kfds" not in means:
         return not_run("KFDS on Spambase (RBF)")
-    others = means.drop("kfds")
+    others = means.drop("kfds").sort_values()
+    median = others.median()
+    # the method at the median (the lower middle one for an even count)
+    mid = others.index[(len(others) - 1) // 2]
+    fallback = math.hypot(*(_se_by_s(r, piv)[m].mean() for m in ("kfds", mid)))
+    se = _paired_se_over_s(tree, r, "kfds", mid, piv.index, fallback)
+    gap = median - means["kfds"]
+    holds = bool(means["kfds"] <= median)
     return [
         Outcome(
             "Spambase RBF",
-            bool(means["kfds"] <= others.median()),
-            f"KFDS mean error over S {means['kfds']:.2f}, median of the others "
-            f"{others.median():.2f} (%)",
-            "'surprisingly good': KFDS's mean error over S at most the median of the others'",
+            noise_rule(holds, holds or within_noise(gap, se)),
+            f"KFDS mean error over S {means['kfds']:.3f}, median of the others {median:.3f} "
+            f"(%; {mid} at the median): z = {gap_z(gap, se):+.2f}",
+            "'surprisingly good': KFDS's mean error over S at most the median of the others'; "
+            f"{noise_reason()} (the standard error of KFDS's paired difference to the median "
+            "method over the splits, both averaged over S)",
         )
     ]
 
