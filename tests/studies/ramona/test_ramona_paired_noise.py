@@ -191,3 +191,26 @@ def test_r9_kfds_above_the_median_is_refuted_only_beyond_the_paired_noise(
     assert outcome.holds == verdict
     offsets["kfds"] = -0.2
     assert CHECKS["R9"](_rbf_tree(tmp_path / "below", offsets, paired=paired))[0].holds is True
+
+
+@pytest.mark.parametrize(
+    "r2w2, holds",
+    [
+        (3.7, True),  # close to AROM and KFDS, far below the failing methods
+        (13.0, False),  # below them, but nearer the failing ones than the succeeding ones
+        (16.0, False),  # above SAS, SCSS and Fisher
+    ],
+)
+def test_r1_asks_r2w2_arom_kfds_to_succeed_with_very_close_results(tmp_path, r2w2, holds):
+    means = {"r2w2": r2w2, "arom": 2.6, "kfds": 3.6, "sas": 15.4, "scss": 15.4, "fisher": 15.4}
+    folder = tmp_path / "ramona" / "toy"
+    folder.mkdir(parents=True)
+    pd.DataFrame(
+        [
+            dict(problem="linear", kernel="linear", method=m, n_train=100, mean=v, std=1.0,
+                 n_repeats=40)
+            for m, v in means.items()
+        ]
+    ).to_csv(folder / "summary.csv", index=False)  # fmt: skip
+    (outcome,) = CHECKS["R1"](RunTree(tmp_path))
+    assert outcome.holds is holds
