@@ -697,6 +697,8 @@ def _seeds_task(name, exp, kernel, method, X, y, seed):
         kernel=kernel,
         n_selected=experiment_s(exp, kernel),
         **protocol(exp),
+        # the paper run's ranker options (its stopping rule among them), as the workflow's job
+        method_options=(exp.get("method_options") or {}).get(method),
         seed=seed,
     )
 
@@ -1230,7 +1232,9 @@ def exclusion_order(ranker, X, y, *, drop):
 def _exclusion_task(name, exp, kernel, method, X, y, seed, r, drop):
     tr, te = _split(exp, y, seed, r, exp["dataset"])
     std, degree = exp.get("standardize", True), exp.get("degree", 3)
-    ranker = make_ranker(method, kernel, degree=degree, standardize=std)
+    # the paper run's ranker: its options (the stopping rule n_iter among them) included
+    options = (exp.get("method_options") or {}).get(method) or {}
+    ranker = make_ranker(method, kernel, degree=degree, standardize=std, **options)
     start = time.perf_counter()
     once = ranker.fit(X[tr], y[tr]).order_
     orders = {"ranked once": (once, 1, time.perf_counter() - start)}
