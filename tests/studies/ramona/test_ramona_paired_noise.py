@@ -14,6 +14,24 @@ N_REPEATS = 30
 SELECTED = (5, 10, 15, 20, 25)
 
 
+def _tree_of(root, rows, with_rows):
+    """A run tree holding ``rows`` (per-split errors, fractions) as the part's
+    ``realdata/summary.csv`` (means, standard deviations in %) and, ``with_rows``, as
+    ``realdata/rows.csv``."""
+    summary = (
+        rows.assign(error=100.0 * rows["error"])
+        .groupby(["experiment", "dataset", "kernel", "method", "n_selected"])["error"]
+        .agg(mean="mean", std="std", n_repeats="count")
+        .reset_index()
+    )
+    folder = root / "ramona" / "realdata"
+    folder.mkdir(parents=True)
+    summary.to_csv(folder / "summary.csv", index=False)
+    if with_rows:
+        rows.to_csv(folder / "rows.csv", index=False)
+    return RunTree(root)
+
+
 def _write_tree(root, with_rows):
     """Spambase (Fig. 2) with SAS 0.5 points above AROM on every split, while the splits move
     both by ±5 points: combined standard error ≈ 1.3 points (the gap within it), paired
@@ -42,19 +60,7 @@ def _write_tree(root, with_rows):
                     )
                     for i, e in enumerate(err)
                 ]
-    rows = pd.DataFrame(rows)
-    summary = (
-        rows.assign(error=100.0 * rows["error"])
-        .groupby(["experiment", "dataset", "kernel", "method", "n_selected"])["error"]
-        .agg(mean="mean", std="std", n_repeats="count")
-        .reset_index()
-    )
-    folder = root / "ramona" / "realdata"
-    folder.mkdir(parents=True)
-    summary.to_csv(folder / "summary.csv", index=False)
-    if with_rows:
-        rows.to_csv(folder / "rows.csv", index=False)
-    return RunTree(root)
+    return _tree_of(root, pd.DataFrame(rows), with_rows)
 
 
 @pytest.mark.parametrize("with_rows", [True, False])
@@ -152,18 +158,7 @@ def _rbf_tree(root, offsets, *, paired):
                 )
                 for i, e in enumerate(err)
             ]
-    rows = pd.DataFrame(rows)
-    summary = (
-        rows.assign(error=100.0 * rows["error"])
-        .groupby(["experiment", "dataset", "kernel", "method", "n_selected"])["error"]
-        .agg(mean="mean", std="std", n_repeats="count")
-        .reset_index()
-    )
-    folder = root / "ramona" / "realdata"
-    folder.mkdir(parents=True)
-    summary.to_csv(folder / "summary.csv", index=False)
-    rows.to_csv(folder / "rows.csv", index=False)
-    return RunTree(root)
+    return _tree_of(root, pd.DataFrame(rows), with_rows=True)
 
 
 @pytest.mark.parametrize("paired, verdict", [(True, False), (False, INCONCLUSIVE)])

@@ -437,20 +437,7 @@ def _paired_se(tree, r, S, a, b, fallback):
     standard error, overstates it when the methods' errors move together from split to
     split). ``fallback`` when the per-repetition table ``realdata/rows.csv`` is absent or
     holds fewer than two common repetitions."""
-    rows = tree.table("ramona", "realdata/rows.csv")
-    if rows is None:
-        return fallback
-    sel = rows[
-        (rows["experiment"] == r["experiment"].iloc[0])
-        & (rows["kernel"] == r["kernel"].iloc[0])
-        & (rows["n_selected"] == S)
-        & rows["method"].isin([a, b])
-    ]
-    wide = sel.pivot_table(index="repeat", columns="method", values="error")
-    if a not in wide or b not in wide:
-        return fallback
-    d = 100.0 * (wide[a] - wide[b]).dropna()
-    return float(d.std(ddof=1) / math.sqrt(len(d))) if len(d) >= 2 else fallback
+    return _paired_se_over_s(tree, r, a, b, [S], fallback)
 
 
 def _majority_within_noise(gaps):
@@ -601,8 +588,8 @@ def _sas_over_sfs(tree):
 def _paired_se_over_s(tree, r, a, b, S_values, fallback):
     """Standard error (% points) of the mean over the repetitions of ``a``'s error minus
     ``b``'s, each averaged over ``S_values`` in its repetition (the methods share their
-    splits); ``fallback`` without ``realdata/rows.csv`` or with fewer than two common
-    repetitions (as :func:`_paired_se`)."""
+    splits, see :func:`_paired_se`); ``fallback`` without ``realdata/rows.csv`` or with fewer
+    than two common repetitions."""
     rows = tree.table("ramona", "realdata/rows.csv")
     if rows is None:
         return fallback
