@@ -429,6 +429,27 @@ def _se_by_s(r, piv):
     return (sd / np.sqrt(n)).reindex(index=piv.index, columns=piv.columns)
 
 
+def _paired_se_over_s(tree, r, a, b, S_values, fallback):
+    """Standard error (% points) of the mean over the repetitions of ``a``'s error minus
+    ``b``'s, each averaged over ``S_values`` in its repetition (the methods share their
+    splits, see :func:`_paired_se`); ``fallback`` without ``realdata/rows.csv`` or with fewer
+    than two common repetitions."""
+    rows = tree.table("ramona", "realdata/rows.csv")
+    if rows is None:
+        return fallback
+    sel = rows[
+        (rows["experiment"] == r["experiment"].iloc[0])
+        & (rows["kernel"] == r["kernel"].iloc[0])
+        & rows["n_selected"].isin(list(S_values))
+        & rows["method"].isin([a, b])
+    ]
+    wide = sel.pivot_table(index="repeat", columns="method", values="error", aggfunc="mean")
+    if a not in wide or b not in wide:
+        return fallback
+    d = 100.0 * (wide[a] - wide[b]).dropna()
+    return float(d.std(ddof=1) / math.sqrt(len(d))) if len(d) >= 2 else fallback
+
+
 def _paired_se(tree, r, S, a, b, fallback):
     """Standard error (% points) of the mean of ``a``'s error minus ``b``'s over the
     repetitions both were run on, at ``S`` features of the experiment and kernel of ``r``
@@ -583,27 +604,6 @@ def _sas_over_sfs(tree):
             "error of the paired differences: the methods share their splits)",
         )
     ]
-
-
-def _paired_se_over_s(tree, r, a, b, S_values, fallback):
-    """Standard error (% points) of the mean over the repetitions of ``a``'s error minus
-    ``b``'s, each averaged over ``S_values`` in its repetition (the methods share their
-    splits, see :func:`_paired_se`); ``fallback`` without ``realdata/rows.csv`` or with fewer
-    than two common repetitions."""
-    rows = tree.table("ramona", "realdata/rows.csv")
-    if rows is None:
-        return fallback
-    sel = rows[
-        (rows["experiment"] == r["experiment"].iloc[0])
-        & (rows["kernel"] == r["kernel"].iloc[0])
-        & rows["n_selected"].isin(list(S_values))
-        & rows["method"].isin([a, b])
-    ]
-    wide = sel.pivot_table(index="repeat", columns="method", values="error", aggfunc="mean")
-    if a not in wide or b not in wide:
-        return fallback
-    d = 100.0 * (wide[a] - wide[b]).dropna()
-    return float(d.std(ddof=1) / math.sqrt(len(d))) if len(d) >= 2 else fallback
 
 
 @check("R9")
