@@ -1,7 +1,6 @@
 """rlsbench: fast wrapper feature selection with regularized least squares, benchmarked."""
 
 from rlsbench.errors import RLSBenchError, RLSBenchWarning
-from rlsbench.numerics.path import SelectionPath
 
 __version__ = "0.1.0"
 
@@ -52,8 +51,13 @@ __all__ = [
 
 
 def __getattr__(name):
-    # The estimators pull in scikit-learn; import them on first use so that light modules
-    # (rlsbench.numerics.path, rlsbench.benchmark.atomic) stay cheap to import in workflow scripts.
+    # The estimators pull in scikit-learn and SelectionPath numpy; import them on first use so
+    # that light modules (rlsbench.benchmark.jobserver, the job script's whole import) stay
+    # cheap to import in workflow scripts.
+    if name == "SelectionPath":
+        from rlsbench.numerics.path import SelectionPath
+
+        return SelectionPath
     if name in _ESTIMATORS:
         from rlsbench import estimators
 

@@ -22,8 +22,6 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats
-from statsmodels.stats.multitest import multipletests
 
 from rlsbench.benchmark.atomic import atomic_write_text
 from rlsbench.benchmark.views.fit import COLUMN_PT, TABCOLSEP_PT, TEXT_PT, fitting_size
@@ -117,6 +115,9 @@ def holm_vs_best(scores: pd.DataFrame, *, best: str = "max") -> pd.DataFrame:
         method with no fold in common with the best has p NaN; one whose every paired
         difference is zero has p 1 (nothing tells it from the best).
     """
+    from scipy import stats
+    from statsmodels.stats.multitest import multipletests
+
     if best not in ("max", "min"):
         raise PaperTableError(f"best {best!r}: choose max or min")
     rows = []

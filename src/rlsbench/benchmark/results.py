@@ -177,66 +177,104 @@ def curves_table(frame):
     return table.reset_index().round(6)
 
 
-def runtime_table(benchmark_paths, prefix):
-    """Wall time and peak memory of the jobs, from Snakemake's benchmark files.
+#: Columns of a job's table that time its parts (seconds, one value per fold/seed task,
+#: repeated on the task's rows): the method's own selection, and the protocol's work around it
+#: (the λ search of a λ-search job; scoring the path on the held-out fold and by LOO).
+METHOD_TIME = "fit_time_s"
+PROTOCOL_TIMES = {"alpha": ("alpha_time_s",), "select": ("score_time_s",)}
+
+
+def _task_seconds(table_path, columns, keys):
+    """Sum over a job's tasks (rows unique in ``keys``) of each of ``columns``."""
+    frame = pd.read_csv(table_path)
+    present = [c for c in columns if c in frame.columns]
+    if not present or frame.empty:
+        return dict.fromkeys(columns, 0.0)
+    tasks = frame.drop_duplicates([k for k in keys if k in frame.columns])
+    return {
+        c: float(pd.to_numeric(tasks[c], errors="coerce").fillna(0).sum()) if c in present else 0.0
+        for c in columns
+    }
+
+
+def runtime_table(benchmark_paths, prefix, tables=None):
+    """Where the jobs' time goes: wall time, the method's, the protocol's and the rest.
 
     Parameters
     ----------
     benchmark_paths : list of str
-        ``<prefix>alpha/<dataset>.tsv`` (every fold's λ search of a dataset) and
-        ``<prefix>select/<dataset>/<method>.tsv`` (every fold and seed of a method).
+        Snakemake's benchmark files, ``<prefix>alpha/<dataset>.tsv`` (every fold's λ search of
+        a dataset) and ``<prefix>select/<dataset>/<method>.tsv`` (every fold and seed of a
+        method).
     prefix : str
+    tables : list of str, optional
+        The jobs' own tables, in the order of ``benchmark_paths`` (the λ-search table of a
+        dataset, the step table of a selection job). Without them the breakdown columns are
+        NaN.
 
     Returns
     -------
     pandas.DataFrame
-        Per (stage, dataset, method): jobs, total and mean seconds, max RSS (MB: the job's
-        process and its workers, as Snakemake's ``benchmark:`` measures them); a final
-        ``all`` row with the total job seconds and the span from the first job's start to the
-        last job's end (end = benchmark file time, start = end − s).
+        Per (stage, dataset, method): jobs; ``total_s`` and ``mean_s``, the jobs' wall time
+        (Snakemake's ``benchmark:``, from the job's start to its end); ``method_s``, the
+        method's own selection (``fit_time_s`` summed over folds and seeds); ``protocol_s``,
+        what the protocol adds (the λ search of a λ-search job; scoring the path on the
+        held-out fold and by LOO of a selection job); ``other_s`` = ``total_s`` − the two,
+        outside both (start-up, reading the data, writing the table; negative only where a
+        job's tasks ran side by side on several threads); ``other_share`` = ``other_s`` /
+        ``total_s``; and ``max_rss_mb`` (MB, Snakemake's benchmark of the job's process). A
+        final ``all`` row has the sums over every job, and in ``mean_s`` the span from the
+        first job's start to the last job's end (end = benchmark file time, start = end −
+        wall).
     """
+    if tables is not None and len(tables) != len(benchmark_paths):
+        raise ValueError(
+            f"runtime_table: {len(tables)} job table(s) for {len(benchmark_paths)} benchmark(s)"
+        )
     rows = []
-    for path in benchmark_paths:
+    for i, path in enumerate(benchmark_paths):
         parts = str(path)[len(prefix) :].removesuffix(".tsv").split("/")
+        stage = parts[0]
         bench = pd.read_csv(path, sep="\t")
         end = os.path.getmtime(path)
         seconds = float(bench["s"].iloc[0])
-        rows.append(
-            {
-                "stage": parts[0],
-                "dataset": parts[1],
-                "method": parts[2] if parts[0] == "select" else "(λ search)",
-                "s": seconds,
-                "max_rss_mb": pd.to_numeric(bench["max_rss"], errors="coerce").iloc[0],
-                "start": end - seconds,
-                "end": end,
-            }
-        )
+        row = {
+            "stage": stage,
+            "dataset": parts[1],
+            "method": parts[2] if stage == "select" else "(λ search)",
+            "s": seconds,
+            "method_s": np.nan,
+            "protocol_s": np.nan,
+            "max_rss_mb": pd.to_numeric(bench["max_rss"], errors="coerce").iloc[0],
+            "start": end - seconds,
+            "end": end,
+        }
+        if tables is not None:
+            protocol = PROTOCOL_TIMES.get(stage, ())
+            used = _task_seconds(tables[i], (METHOD_TIME, *protocol), ("fold", "seed"))
+            row["method_s"] = used[METHOD_TIME] if stage == "select" else 0.0
+            row["protocol_s"] = sum(used[c] for c in protocol)
+        rows.append(row)
     jobs = pd.DataFrame(rows)
-    table = (
-        jobs.groupby(["stage", "dataset", "method"], sort=True)
-        .agg(
-            jobs=("s", "size"),
-            total_s=("s", "sum"),
-            mean_s=("s", "mean"),
-            max_rss_mb=("max_rss_mb", "max"),
-        )
-        .reset_index()
-    )
-    total = pd.DataFrame(
-        [
-            {
-                "stage": "all",
-                "dataset": "",
-                "method": "span of the jobs (first start to last end)",
-                "jobs": len(jobs),
-                "total_s": jobs["s"].sum(),
-                "mean_s": jobs["end"].max() - jobs["start"].min(),
-                "max_rss_mb": jobs["max_rss_mb"].max(),
-            }
-        ]
-    )
-    return pd.concat([table, total], ignore_index=True).round(3)
+    sums = {
+        "jobs": ("s", "size"),
+        "total_s": ("s", "sum"),
+        "mean_s": ("s", "mean"),
+        "method_s": ("method_s", lambda x: x.sum(min_count=1)),
+        "protocol_s": ("protocol_s", lambda x: x.sum(min_count=1)),
+        "max_rss_mb": ("max_rss_mb", "max"),
+    }
+    table = jobs.groupby(["stage", "dataset", "method"], sort=True).agg(**sums).reset_index()
+    total = jobs.assign(stage="all").groupby("stage").agg(**sums).reset_index()
+    total["dataset"] = ""
+    total["method"] = "span of the jobs (first start to last end)"
+    total["mean_s"] = jobs["end"].max() - jobs["start"].min()
+    table = pd.concat([table, total], ignore_index=True)
+    table["other_s"] = table["total_s"] - table["method_s"] - table["protocol_s"]
+    table["other_share"] = table["other_s"] / table["total_s"]
+    columns = ["stage", "dataset", "method", "jobs", "total_s", "mean_s", "method_s"]
+    columns += ["protocol_s", "other_s", "other_share", "max_rss_mb"]
+    return table[columns].round(3)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -273,8 +311,9 @@ def summary_job(steps, csv, md, *, report_k):
     log.info("\n%s", table.to_string(index=False))
 
 
-def runtime_job(benchmarks, runtime, *, prefix):
-    """Write the run-time table (:func:`runtime_table`) of the jobs' benchmark files."""
-    table = runtime_table(benchmarks, prefix)
+def runtime_job(benchmarks, runtime, *, prefix, tables=None):
+    """Write the run-time table (:func:`runtime_table`) of the jobs' benchmark files and,
+    given, their own tables (the same order)."""
+    table = runtime_table(benchmarks, prefix, tables)
     write_csv(table, runtime)
     log.info("\n%s", table.to_string(index=False))

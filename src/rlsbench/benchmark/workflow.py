@@ -54,6 +54,10 @@ class JobError(RLSBenchError):
 #: disk; :class:`ValueError`: a value the library refuses, naming the parameter).
 KNOWN_ERRORS = (JobError, ConfigError, DatasetError, DirtyTreeError, OSError, ValueError)
 
+#: Params of a rule that are the bridge's, not the function's: the function's name, and
+#: whether the job needs an interpreter of its own (:mod:`rlsbench.benchmark.jobserver`).
+BRIDGE_PARAMS = ("function", "own_process")
+
 #: Attributes of the Snakemake job passed to a function that has a parameter of that name.
 JOB_ATTRIBUTES = ("threads", "bench_iteration")
 
@@ -82,7 +86,7 @@ def rule_arguments(smk, function: Callable) -> dict:
     kwargs: dict = {}
     for kind in ("input", "output", "params"):
         for name, value in getattr(smk, kind).items():
-            if kind == "params" and name == "function":
+            if kind == "params" and name in BRIDGE_PARAMS:
                 continue
             if name in kwargs:
                 raise TypeError(f"rule {smk.rule}: {kind} {name!r} repeats a name given before")

@@ -51,6 +51,10 @@ PART = Part(
             "total_s",
             "mean_s",
             "max_rss_mb",
+            "method_s",
+            "protocol_s",
+            "other_s",
+            "other_share",
         }
     ),
     # the greedy RLS paper's ledger (its main and scaling parts' tables: LEDGER.part_files)

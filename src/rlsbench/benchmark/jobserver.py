@@ -1,0 +1,512 @@
+"""Warm job processes: a job costs what its function costs, not an interpreter start.
+
+Every rule that runs Python starts ``workflow/scripts/call.py`` in a new interpreter
+(Snakemake's ``script:``). Importing what a job needs (numpy, scipy, scikit-learn, pandas,
+numba, matplotlib and rlsbench itself) takes seconds, many times the work of most jobs. Here
+the script is a thin client instead: it hands its job to a *job server* on the same machine,
+a process that imported all of that once and forks a fresh child for every job. The child
+runs the job exactly as the script would (:func:`rlsbench.benchmark.workflow.run_rule`, in the
+client's working directory, environment, standard streams and thread limits) and reports its
+exit status; the client exits with it. A job therefore still runs in a process of its own: a
+crash or a leaked global in one job never reaches another, and Snakemake's wall time of the
+job (its ``benchmark:``) stays the job's wall time.
+
+Life cycle
+    The first client on a machine starts the server (under a lock, so that concurrent jobs
+    start one) and waits until it listens; it listens on a Unix socket in the temporary folder,
+    named after the user, the machine, the Python and the rlsbench installation, so a cluster
+    node serves its own jobs and two checkouts never share one. The server ends after
+    :data:`IDLE_SECONDS` without a job, and at once when a source file it imported has changed
+    since (an edited method or plugin): the client then starts a new one, so a job never runs
+    stale code.
+
+Signals
+    SIGINT, SIGTERM and SIGHUP to the client (Snakemake stopping a job, ``timeout``, a batch
+    system) are passed on to the job's child, and a child whose client has gone (killed with
+    SIGKILL) stops itself.
+
+Where it is off
+    ``RLSBENCH_JOBSERVER=0`` runs every job in the script's own interpreter, as before; so do
+    platforms without ``fork`` and Unix sockets, and a rule whose params set
+    ``own_process=True`` (a job whose table reports Snakemake's benchmark of the whole
+    process, interpreter start included: the scaling study's timing points).
+    ``RLSBENCH_JOBSERVER_PRELOAD`` (comma-separated module names) adds modules for the server
+    to import, a plugin's for example.
+
+This module imports only the standard library at the top: it is the client's whole cost.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import pickle
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+#: Seconds a server waits for a job before it ends (``RLSBENCH_JOBSERVER_IDLE`` overrides).
+IDLE_SECONDS = 120.0
+#: Seconds a client waits for a server it started to listen.
+START_SECONDS = 120.0
+#: What the server imports, most needed first, while no job waits: what the jobs of the
+#: workflow need. A job that starts before a module is loaded imports it itself (slower, not
+#: wrong).
+PRELOAD = (
+    "numpy",
+    "rlsbench.benchmark.workflow",
+    "pandas",
+    "rlsbench.benchmark.results",
+    "scipy.linalg",
+    "scipy.sparse",
+    "scipy.stats",
+    "scipy.optimize",
+    "sklearn.base",
+    "sklearn.model_selection",
+    "sklearn.preprocessing",
+    "sklearn.linear_model",
+    "sklearn.feature_selection",
+    "numba",
+    "threadpoolctl",
+    "joblib",
+    "matplotlib",
+    "matplotlib.pyplot",
+    "seaborn",
+    "yaml",
+    "rlsbench.benchmark.protocol",
+    "rlsbench.benchmark.methods",
+    "rlsbench.benchmark.datasets",
+    "rlsbench.benchmark.figures",
+    "rlsbench.benchmark.views",
+    "rlsbench.numerics.rls",
+    "rlsbench.numerics.selection",
+)
+
+_HEADER = struct.Struct("!I")
+_ENVIRONMENT_SWITCH = "RLSBENCH_JOBSERVER"
+
+
+class JobServerUnavailable(RuntimeError):
+    """No server could be reached or started: the job runs in the client's own process."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Messages: a 4-byte length, then a pickle (the first client message also carries the client's
+# standard streams as file descriptors)
+# ---------------------------------------------------------------------------------------------
+def _send(sock, message, fds=()):
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    payload = _HEADER.pack(len(data)) + data
+    if fds:
+        sent = socket.send_fds(sock, [payload], list(fds))
+        payload = payload[sent:]
+    if payload:
+        sock.sendall(payload)
+
+
+def _recv_exact(sock, size, fds=None):
+    chunks, got = [], 0
+    while got < size:
+        if fds is not None and not chunks:
+            data, received, _, _ = socket.recv_fds(sock, size - got, 8)
+            fds.extend(received)
+        else:
+            data = sock.recv(size - got)
+        if not data:
+            raise EOFError("the other end closed the connection")
+        chunks.append(data)
+        got += len(data)
+    return b"".join(chunks)
+
+
+def _recv(sock, fds=None):
+    (size,) = _HEADER.unpack(_recv_exact(sock, _HEADER.size, fds))
+    return pickle.loads(_recv_exact(sock, size))
+
+
+# ---------------------------------------------------------------------------------------------
+# Where a server listens
+# ---------------------------------------------------------------------------------------------
+def enabled() -> bool:
+    """Whether jobs go to a job server here (``RLSBENCH_JOBSERVER`` not ``0``, and the
+    platform has ``fork`` and Unix sockets)."""
+    if os.environ.get(_ENVIRONMENT_SWITCH, "1").strip().lower() in ("0", "false", "no", "off"):
+        return False
+    return hasattr(os, "fork") and hasattr(socket, "AF_UNIX") and hasattr(socket, "send_fds")
+
+
+def socket_path() -> str:
+    """The server's socket for this user, machine, Python and rlsbench installation."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    key = "\0".join((socket.gethostname(), os.path.realpath(sys.executable), package))
+    digest = hashlib.sha256(key.encode()).hexdigest()[:16]
+    return os.path.join(tempfile.gettempdir(), f"rlsbench-{os.getuid()}-{digest}.sock")
+
+
+def _connect(path):
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.connect(path)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def _start_server(path):
+    """Start a server on ``path`` (detached: its own session, so a terminal's Ctrl-C or the
+    end of the first job does not reach it) and wait until it listens."""
+    log_path = path + ".log"
+    with open(log_path, "ab") as log_file:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "rlsbench.benchmark.jobserver", "serve", path],
+            stdin=subprocess.DEVNULL,
+            stdout=log_file,
+            stderr=log_file,
+            start_new_session=True,
+            close_fds=True,
+            env=_server_environment(),
+        )
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError):
+            return _connect(path)
+        if process.poll() is not None:
+            raise JobServerUnavailable(
+                f"the job server ended at start with status {process.returncode} (see {log_path})"
+            )
+        time.sleep(0.02)
+    raise JobServerUnavailable(f"the job server did not listen within {START_SECONDS:.0f} s")
+
+
+def _server_environment():
+    # The server's libraries read their thread counts once, at import: start them on one
+    # thread; each job sets its own limits (threadpoolctl) from its environment.
+    env = dict(os.environ)
+    for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        env[name] = "1"
+    return env
+
+
+def connect(*, start: bool = True):
+    """A connection to this machine's server, starting one (under a file lock) if none
+    listens.
+
+    Raises
+    ------
+    JobServerUnavailable
+        No server listens and ``start`` is false, or the one started failed.
+    """
+    path = socket_path()
+    with contextlib.suppress(OSError):
+        return _connect(path)
+    if not start:
+        raise JobServerUnavailable(f"no job server listens on {path}")
+    with open(path + ".lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            with contextlib.suppress(OSError):
+                return _connect(path)  # another client started it while we waited
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)  # a server that died without cleaning up
+            return _start_server(path)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+# ---------------------------------------------------------------------------------------------
+# Client: the job script's side
+# ---------------------------------------------------------------------------------------------
+_FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def submit(smk, *, attempts: int = 3) -> int:
+    """Run the Snakemake job ``smk`` in a child of the job server; its exit status.
+
+    Raises
+    ------
+    JobServerUnavailable
+        No server could be reached or started (the caller runs the job itself).
+    """
+    for _ in range(attempts):
+        sock = connect()
+        with sock:
+            streams = [fd for fd in (0, 1, 2) if _is_open(fd)]
+            request = {
+                "smk": smk,
+                "cwd": os.getcwd(),
+                "env": dict(os.environ),
+                "path": list(sys.path),
+                "streams": streams,
+            }
+            try:
+                _send(sock, request, fds=streams)
+                reply = _recv(sock)
+            except (EOFError, OSError):
+                continue  # a server that was ending: start another
+            if reply.get("stale"):
+                continue  # the server's code changed on disk: it ends, the next one is fresh
+            return _wait_for_child(sock, reply["pid"])
+    raise JobServerUnavailable(f"no job server accepted the job in {attempts} attempts")
+
+
+def _is_open(fd):
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
+
+
+def _wait_for_child(sock, pid):
+    def forward(signum, _frame):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signum)
+
+    previous = {sig: signal.signal(sig, forward) for sig in _FORWARDED}
+    try:
+        while True:
+            try:
+                return int(_recv(sock)["status"])
+            except InterruptedError:
+                continue
+            except (EOFError, OSError):
+                # the child ended without a status: killed by a signal (ours, forwarded, or
+                # the kernel's)
+                print(
+                    f"rlsbench: the job's process ({pid}) ended without reporting a status",
+                    file=sys.stderr,
+                )
+                return 1
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def run_script(smk) -> None:
+    """What ``workflow/scripts/call.py`` does: the job in a child of the job server where
+    one can run, else here; exits with the job's status."""
+    own_process = bool(getattr(smk.params, "own_process", False)) if smk.params else False
+    if enabled() and not own_process:
+        try:
+            status = submit(smk)
+        except JobServerUnavailable as exc:
+            print(f"rlsbench: running the job in its own process ({exc})", file=sys.stderr)
+        else:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(status)
+    from rlsbench.benchmark.workflow import run_rule
+
+    run_rule(smk)
+
+
+# ---------------------------------------------------------------------------------------------
+# Server
+# ---------------------------------------------------------------------------------------------
+def _source_files():
+    """(path, mtime) of every module file loaded now outside the standard library."""
+    stdlib = os.path.dirname(os.__file__)
+    files = {}
+    for module in list(sys.modules.values()):
+        path = getattr(module, "__file__", None)
+        if not path or path.startswith(stdlib + os.sep) and "site-packages" not in path:
+            continue
+        with contextlib.suppress(OSError):
+            files[path] = os.stat(path).st_mtime_ns
+    return files
+
+
+def _stale(files) -> bool:
+    for path, mtime in files.items():
+        try:
+            if os.stat(path).st_mtime_ns != mtime:
+                return True
+        except OSError:
+            return True
+    return False
+
+
+def serve(path: str, *, idle_seconds: float | None = None) -> None:
+    """Listen on ``path`` and fork a child for every job; import :data:`PRELOAD` one module
+    at a time while no job waits, so that the first jobs need not wait for all of it."""
+    import importlib
+    import select
+    import warnings
+
+    if idle_seconds is None:
+        idle_seconds = float(os.environ.get("RLSBENCH_JOBSERVER_IDLE", IDLE_SECONDS))
+    os.chdir("/")
+    import snakemake.script  # noqa: F401  (unpickles a request)
+
+    files = _source_files()
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    partial = f"{path}.{os.getpid()}"
+    listener.bind(partial)
+    listener.listen(64)
+    os.replace(partial, path)  # appears when it listens
+    inode = os.stat(path).st_ino
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
+    extra = os.environ.get("RLSBENCH_JOBSERVER_PRELOAD", "")
+    preload = list(PRELOAD) + [name for name in extra.split(",") if name.strip()]
+    try:
+        while True:
+            ready, _, _ = select.select([listener], [], [], 0 if preload else idle_seconds)
+            if not ready:
+                if not preload:
+                    return  # idle
+                name = preload.pop(0)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    try:
+                        importlib.import_module(name)
+                    except Exception as exc:  # a job that needs it reports the error itself
+                        print(f"preload {name}: {type(exc).__name__}: {exc}", file=sys.stderr)
+                if name == "matplotlib":
+                    import matplotlib
+
+                    matplotlib.use("Agg")  # as a job without a display would
+                files = _source_files()
+                if not preload:
+                    print(f"preload done ({len(files)} source files watched)", file=sys.stderr)
+                    sys.stderr.flush()
+                continue
+            conn, _ = listener.accept()
+            with conn:
+                if _serve_one(listener, conn, files):
+                    return
+    finally:
+        # not a newer server's socket that replaced ours
+        with contextlib.suppress(OSError):
+            if os.stat(path).st_ino == inode:
+                os.unlink(path)
+        listener.close()
+
+
+def _serve_one(listener, conn, files) -> bool:
+    """Fork a child for the job on ``conn``; True when the server should end (asked to, or
+    its code changed on disk)."""
+    fds: list[int] = []
+    try:
+        conn.settimeout(10.0)
+        request = _recv(conn, fds=fds)
+        conn.settimeout(None)
+    except (EOFError, OSError, pickle.UnpicklingError):
+        for fd in fds:
+            os.close(fd)
+        return False
+    if request.get("shutdown") or _stale(files):
+        for fd in fds:
+            os.close(fd)
+        with contextlib.suppress(OSError):
+            _send(conn, {"stale": True})
+        return True
+    if os.fork() == 0:
+        listener.close()
+        _child(conn, request, fds)  # never returns
+    for fd in fds:
+        os.close(fd)
+    return False
+
+
+def _child(conn, request, fds) -> None:
+    """One job in a fresh child of the server: the client's streams, folder, environment
+    and thread limits, then :func:`rlsbench.benchmark.workflow.run_rule`."""
+    status = 1
+    try:
+        for sig in (signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        for target, fd in zip(request["streams"], fds, strict=True):
+            os.dup2(fd, target)
+            os.close(fd)
+        os.chdir(request["cwd"])
+        os.environ.clear()
+        os.environ.update(request["env"])
+        for entry in request["path"]:
+            if entry not in sys.path:
+                sys.path.append(entry)
+        _send(conn, {"pid": os.getpid()})
+        _watch_client(conn)
+        smk = request["smk"]
+        _limit_threads(smk)
+        from rlsbench.benchmark.workflow import run_rule
+
+        try:
+            run_rule(smk)
+            status = 0
+        except SystemExit as exc:
+            status = exc.code if isinstance(exc.code, int) else 1
+    except KeyboardInterrupt:
+        status = 130
+    except BaseException:
+        import traceback
+
+        traceback.print_exc()
+        status = 1
+    finally:
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        with contextlib.suppress(Exception):
+            _send(conn, {"status": status})
+        os._exit(status)
+
+
+def _limit_threads(smk) -> None:
+    # What the job's environment (Snakemake sets OMP/OPENBLAS/MKL_NUM_THREADS to the job's
+    # threads) would have given a fresh interpreter's BLAS and OpenMP pools.
+    threads = os.environ.get("OMP_NUM_THREADS") or getattr(smk, "threads", None) or 1
+    with contextlib.suppress(Exception):
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(limits=int(threads))
+
+
+def _watch_client(conn) -> None:
+    # The client never writes after its request: any end of its connection means it is gone
+    # (killed, or its job stopped), and the job stops with it.
+    import threading
+
+    def watch():
+        try:
+            data = conn.recv(1)
+        except OSError:
+            data = b""
+        if not data:
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, name="rlsbench-client-watch", daemon=True).start()
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) == 2 and argv[0] == "serve":
+        serve(argv[1])
+        return 0
+    if argv == ["stop"]:
+        return stop()
+    print("usage: python -m rlsbench.benchmark.jobserver serve PATH | stop", file=sys.stderr)
+    return 2
+
+
+def stop() -> int:
+    """End this machine's server, if one listens (0 either way)."""
+    try:
+        sock = connect(start=False)
+    except JobServerUnavailable:
+        return 0
+    with sock, contextlib.suppress(EOFError, OSError):
+        _send(sock, {"shutdown": True})
+        _recv(sock)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

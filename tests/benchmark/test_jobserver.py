@@ -1,0 +1,279 @@
+"""The job server (rlsbench.benchmark.jobserver): a job runs in a fresh child of a warm
+process, as it would in its own interpreter: its files, its streams, its exit status, its
+signals, and nothing of another job.
+
+Each test has its own temporary folder, hence its own server (the socket lives there), and
+stops it at the end. The clients are real processes running what ``call.py`` runs.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+try:  # Snakemake >= 9
+    from snakemake.iocontainers import Namedlist
+except ImportError:  # pragma: no cover
+    from snakemake.io import Namedlist
+
+REPO = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.skipif(
+    not hasattr(os, "fork") or sys.platform == "win32", reason="the job server needs fork"
+)
+
+#: A client: what workflow/scripts/call.py does with the pickled Snakemake object.
+CLIENT = textwrap.dedent(
+    """
+    import pickle, sys
+    from rlsbench.benchmark.jobserver import run_script
+    with open(sys.argv[1], "rb") as fh:
+        smk = pickle.load(fh)
+    run_script(smk)
+    """
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# Job functions the tests name in params.function (imported by the server's child)
+# ---------------------------------------------------------------------------------------------
+LEAKED = []
+
+
+def write_pid_job(out, *, text="done"):
+    Path(out).write_text(f"{os.getpid()} {os.getppid()} {text} {len(LEAKED)}\n")
+    LEAKED.append(text)  # a global a later job must not see
+    print(f"stdout of the job: {text}")
+    print(f"stderr of the job: {text}", file=sys.stderr)
+
+
+def failing_job(out):
+    raise ValueError("parameter 'x' must be positive, got -1")
+
+
+def slow_job(out, *, seconds=60.0):
+    Path(out).write_text(f"{os.getpid()}\n")
+    time.sleep(seconds)
+    Path(out + ".finished").write_text("no\n")
+
+
+def value_job(out):
+    import pkg_changing
+
+    Path(out).write_text(f"{pkg_changing.VALUE} {os.getppid()}\n")
+
+
+def environment_job(out):
+    import threadpoolctl
+
+    blas = [p["num_threads"] for p in threadpoolctl.threadpool_info() if p["user_api"] == "blas"]
+    Path(out).write_text(
+        f"{os.getcwd()}\n{os.environ.get('RLSBENCH_TEST_MARK')}\n{min(blas) if blas else -1}\n"
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------------------------
+def _smk(tmp_path, function, out, threads=1, **params):
+    log = tmp_path / "job.log"
+    return SimpleNamespace(
+        rule="test_rule",
+        input=Namedlist(fromdict={}),
+        output=Namedlist(fromdict={"out": str(out)}),
+        params=Namedlist(fromdict={"function": f"{__name__}.{function}", **params}),
+        log=Namedlist(toclone=[str(log)]),
+        threads=threads,
+        bench_iteration=None,
+    )
+
+
+@pytest.fixture
+def env(tmp_path):
+    """The environment of a client whose server lives in ``tmp_path`` (TMPDIR), stopped at
+    the end."""
+    environ = {
+        **os.environ,
+        "TMPDIR": str(tmp_path),
+        "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
+        "RLSBENCH_JOBSERVER": "1",
+        "RLSBENCH_JOBSERVER_IDLE": "60",
+    }
+    yield environ
+    subprocess.run(
+        [sys.executable, "-m", "rlsbench.benchmark.jobserver", "stop"], env=environ, check=False
+    )
+
+
+def _client(tmp_path, env, smk, *, wait=True, cwd=None, **kwargs):
+    job = tmp_path / f"smk-{time.monotonic_ns()}.pickle"
+    job.write_bytes(pickle.dumps(smk))
+    script = tmp_path / "client.py"
+    script.write_text(CLIENT)
+    cmd = [sys.executable, str(script), str(job)]
+    if not wait:
+        return subprocess.Popen(cmd, env=env, cwd=cwd or tmp_path, **kwargs)
+    return subprocess.run(cmd, env=env, cwd=cwd or tmp_path, capture_output=True, text=True)
+
+
+def _socket(env):
+    code = "from rlsbench.benchmark.jobserver import socket_path; print(socket_path())"
+    return subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.strip()
+
+
+def _wait_for(predicate, timeout=30.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie is not alive: /proc/<pid>/stat's third field
+    with open(f"/proc/{pid}/stat") as fh:
+        return fh.read().split(")")[-1].split()[0] != "Z"
+
+
+# ---------------------------------------------------------------------------------------------
+# Tests
+# ---------------------------------------------------------------------------------------------
+def test_the_job_bridge_and_client_import_no_heavy_library():
+    """What every job's interpreter imports before it hands the job over stays light: the
+    client needs the standard library only, the bridge no scikit-learn, scipy, pandas, numba
+    or matplotlib (a job imports those where it needs them)."""
+    code = (
+        "import sys, rlsbench.benchmark.jobserver; a = set(sys.modules); "
+        "import rlsbench.benchmark.workflow; b = set(sys.modules); "
+        "print(' '.join(sorted(a))); print(' '.join(sorted(b)))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    client, bridge = set(out[0].split()), set(out[1].split())
+    heavy = ("numpy", "scipy", "sklearn", "pandas", "numba", "matplotlib", "seaborn")
+    assert not {m.split(".")[0] for m in client} & set(heavy)
+    assert not {m.split(".")[0] for m in bridge} & set(heavy[1:])
+
+
+def test_a_job_runs_in_a_child_of_the_server_with_its_streams_and_status(tmp_path, env):
+    out = tmp_path / "out.txt"
+    done = _client(tmp_path, env, _smk(tmp_path, "write_pid_job", out, text="first"))
+    assert done.returncode == 0, done.stderr
+    pid, parent, text, leaked = out.read_text().split()
+    assert text == "first" and leaked == "0"
+    assert int(parent) != os.getpid()  # the server's child, not the client's
+    assert "stdout of the job: first" in done.stdout
+    assert "stderr of the job: first" in done.stderr
+    assert "rule test_rule:" in (tmp_path / "job.log").read_text()
+
+    # a second job: another child of the same server, which sees nothing the first left
+    out2 = tmp_path / "out2.txt"
+    again = _client(tmp_path, env, _smk(tmp_path, "write_pid_job", out2, text="second"))
+    assert again.returncode == 0, again.stderr
+    pid2, parent2, _, leaked2 = out2.read_text().split()
+    assert parent2 == parent and pid2 != pid
+    assert leaked2 == "0"
+
+
+def test_a_failing_job_reports_one_line_and_status_1(tmp_path, env):
+    done = _client(tmp_path, env, _smk(tmp_path, "failing_job", tmp_path / "out"))
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1] == (
+        "rule test_rule: ValueError: parameter 'x' must be positive, got -1"
+    )
+
+
+def test_the_job_gets_the_clients_folder_environment_and_thread_limit(tmp_path, env):
+    work = tmp_path / "work"
+    work.mkdir()
+    out = tmp_path / "env.txt"
+    environ = {**env, "RLSBENCH_TEST_MARK": "mark-1", "OMP_NUM_THREADS": "1"}
+    done = _client(tmp_path, environ, _smk(tmp_path, "environment_job", out), cwd=work)
+    assert done.returncode == 0, done.stderr
+    cwd, mark, blas = out.read_text().split()
+    assert Path(cwd) == work and mark == "mark-1"
+    assert int(blas) in (1, -1)  # -1: no BLAS pool found by threadpoolctl
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_to_the_client_stops_the_job(tmp_path, env, sig):
+    out = tmp_path / "slow.txt"
+    client = _client(tmp_path, env, _smk(tmp_path, "slow_job", out), wait=False)
+    assert _wait_for(lambda: out.exists() and out.read_text().strip()), "the job did not start"
+    child = int(out.read_text())
+    client.send_signal(sig)
+    assert client.wait(timeout=30) != 0
+    assert _wait_for(lambda: not _alive(child)), "the job's child outlived its client"
+    assert not Path(str(out) + ".finished").exists()
+
+
+def test_a_job_whose_client_is_killed_stops_itself(tmp_path, env):
+    out = tmp_path / "slow.txt"
+    client = _client(tmp_path, env, _smk(tmp_path, "slow_job", out), wait=False)
+    assert _wait_for(lambda: out.exists() and out.read_text().strip())
+    child = int(out.read_text())
+    client.kill()  # SIGKILL: nothing is forwarded
+    client.wait(timeout=30)
+    assert _wait_for(lambda: not _alive(child)), "an orphaned job kept running"
+
+
+def test_a_changed_source_file_ends_the_server_and_the_next_job_runs_fresh_code(tmp_path, env):
+    """An edited method or plugin: the server that imported its old code ends, and the job
+    runs on a new one (a module only the children import is read afresh by each anyway)."""
+    module = tmp_path / "lib" / "pkg_changing.py"
+    module.parent.mkdir()
+    module.write_text("VALUE = 'old'\n")
+    environ = {
+        **env,
+        "PYTHONPATH": os.pathsep.join([str(module.parent), env["PYTHONPATH"]]),
+        "RLSBENCH_JOBSERVER_PRELOAD": "pkg_changing",
+    }
+    out = tmp_path / "out.txt"
+    first = _client(tmp_path, environ, _smk(tmp_path, "value_job", out))
+    assert first.returncode == 0, first.stderr
+    # the server imports its preload while idle: wait until it has this module too
+    server = out.read_text().split()[1]
+    log = Path(_socket(environ) + ".log")
+    assert _wait_for(lambda: "preload done" in log.read_text(), timeout=120)
+    module.write_text("VALUE = 'new'\n")
+    stamp = module.stat()
+    os.utime(module, ns=(stamp.st_atime_ns, stamp.st_mtime_ns + 1_000_000_000))
+    second = _client(tmp_path, environ, _smk(tmp_path, "value_job", out))
+    assert second.returncode == 0, second.stderr
+    value, parent = out.read_text().split()
+    assert value == "new" and parent != server
+
+
+def test_switched_off_the_job_runs_in_the_scripts_own_process(tmp_path, env):
+    out = tmp_path / "out.txt"
+    environ = {**env, "RLSBENCH_JOBSERVER": "0"}
+    done = _client(tmp_path, environ, _smk(tmp_path, "write_pid_job", out))
+    assert done.returncode == 0, done.stderr
+    assert not list(tmp_path.glob("rlsbench-*.sock"))  # no server was started
+    assert "stdout of the job: done" in done.stdout
+
+
+def test_a_rule_can_ask_for_its_own_process(tmp_path, env):
+    out = tmp_path / "out.txt"
+    client = _client(
+        tmp_path, env, _smk(tmp_path, "write_pid_job", out, own_process=True), wait=False
+    )
+    assert client.wait(timeout=60) == 0
+    assert int(out.read_text().split()[0]) == client.pid  # the job ran in the client itself
+    assert not list(tmp_path.glob("rlsbench-*.sock"))
