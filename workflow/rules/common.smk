@@ -95,7 +95,7 @@ def published_provenance(part):
 # ---------------------------------------------------------------------------------------------
 def figure_variants(png):
     """The files a figure rule writes besides ``png`` (rlsbench.benchmark.figures)."""
-    from rlsbench.benchmark.figures import figure_files
+    from rlsbench.benchmark.outputs import figure_files
 
     return figure_files(png)[1:]
 
@@ -103,7 +103,7 @@ def figure_variants(png):
 def derived(paths):
     """``paths`` with the files derived from them: ``x.tex`` after every ``x.md`` (the
     views rules write it) and the vector files after every ``x.png`` (the figure rules)."""
-    from rlsbench.benchmark.views import latex_path
+    from rlsbench.benchmark.outputs import latex_path
 
     out = []
     for path in paths:
@@ -131,7 +131,7 @@ def view_spec(part, table):
 def view_output(part, table):
     """The HTML view of ``table``, flagged for the report with its caption and the part's
     category (REPORT_PARTS, report.smk)."""
-    from rlsbench.benchmark.views import view_path
+    from rlsbench.benchmark.outputs import view_path
 
     category = REPORT_PARTS[part][0]
     caption, subcategory, _ = view_spec(part, table)

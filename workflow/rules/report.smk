@@ -14,7 +14,7 @@
 # and a LaTeX file without a change here (with the generic caption unless its Part names one: Part.views).
 import os
 
-from rlsbench.benchmark.views import latex_path, view_path, viewed_tables
+from rlsbench.benchmark.outputs import latex_path, view_path, viewed_tables
 from rlsbench.studies.overview import overview_inputs
 
 # The run's config file(s), relative to the workflow where they live in it (views say how a

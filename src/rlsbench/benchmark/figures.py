@@ -42,22 +42,15 @@ import matplotlib.pyplot as plt  # noqa: E402
 import seaborn as sns  # noqa: E402
 
 from rlsbench.benchmark.atomic import atomic_path  # noqa: E402
-
-#: Text widths of a two-column paper (IEEE/ACM/Elsevier two-column layouts), inches.
-ONE_COLUMN_IN = 3.5
-TWO_COLUMN_IN = 7.16
+from rlsbench.benchmark.outputs import (  # noqa: E402, F401  (re-exported)
+    FIGURE_SUFFIXES,
+    ONE_COLUMN_IN,
+    TWO_COLUMN_IN,
+    figure_files,
+)
 
 #: Resolution of the PNG (two-column width: 1074 pixels).
 PNG_DPI = 150
-
-#: The files :func:`save_figure` writes, as suffixes of the figure's name, with their width.
-FIGURE_SUFFIXES = {
-    ".png": TWO_COLUMN_IN,
-    ".pdf": TWO_COLUMN_IN,
-    ".svg": TWO_COLUMN_IN,
-    "_1col.pdf": ONE_COLUMN_IN,
-    "_1col.svg": ONE_COLUMN_IN,
-}
 
 # seaborn's colour-blind-safe palette (10 colours); black for references such as "all
 # features". A (colour, marker) pair is never shared by two methods.
@@ -325,16 +318,6 @@ def subplots(nrows: int = 1, ncols: int = 1, *, aspect: float = 0.6, **kwargs):
         layout="constrained",
         **kwargs,
     )
-
-
-def figure_files(png) -> list[str]:
-    """The files :func:`save_figure` writes for the figure whose PNG is ``png`` (str or Path
-    ending in ``.png``), PNG first."""
-    png = str(png)
-    if not png.endswith(".png"):
-        raise ValueError(f"a figure is named by its PNG file (*.png), got {png!r}")
-    stem = png[: -len(".png")]
-    return [stem + suffix for suffix in FIGURE_SUFFIXES]
 
 
 #: Height of one panel of a one-column figure, inches (tick labels, axis label, title).

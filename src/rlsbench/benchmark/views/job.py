@@ -5,34 +5,17 @@ LaTeX file of every Markdown table.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
 from pathlib import Path
 
 import pandas as pd
 
 from rlsbench.benchmark.atomic import atomic_write_text
+from rlsbench.benchmark.outputs import latex_path, view_path, viewed_tables  # noqa: F401
 from rlsbench.benchmark.views.html import frame_view, markdown_view
 from rlsbench.benchmark.views.latex import markdown_latex
 from rlsbench.benchmark.views.made import made_line
 
 log = logging.getLogger(__name__)
-
-
-def view_path(table: str) -> str:
-    """The HTML view of a table file (``x.md`` or ``x.csv`` -> ``x.html``)."""
-    return str(Path(table).with_suffix(".html"))
-
-
-def latex_path(table: str) -> str:
-    """The LaTeX file of a Markdown table (``x.md`` -> ``x.tex``)."""
-    return str(Path(table).with_suffix(".tex"))
-
-
-def viewed_tables(paths: Iterable[str], csv_views: Iterable[str] = ()) -> list[str]:
-    """The tables of a part that get views: every Markdown file among ``paths``, and the CSV
-    files named in ``csv_views`` (data tables the report shows), in ``paths``' order."""
-    csv_views = set(csv_views)
-    return [p for p in dict.fromkeys(paths) if p.endswith(".md") or p in csv_views]
 
 
 def _title(path: Path, part: str, text: str | None) -> str:
