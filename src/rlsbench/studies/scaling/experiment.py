@@ -735,8 +735,9 @@ def points_frame(
     the in-process selection times and of the job benchmark.
 
     ``wall_s``/``cpu_s`` (with ``_min``/``_max`` over the repeats) time the selection alone,
-    in-process, after a warm-up; ``job_s``/``job_cpu_s``/``job_max_rss_mb`` are Snakemake's
-    benchmark of the whole job (interpreter start, imports, data generation), median of the
+    in-process, after a warm-up; ``job_s`` is Snakemake's benchmark of the whole job (data
+    generation included), ``job_cpu_s``/``job_max_rss_mb`` the job process's own CPU time and
+    peak memory (:func:`rlsbench.studies.scaling.jobs.process_usage`), medians of the
     repeats. A skipped point has no record: NaN times, ``threads_used`` 0.
 
     Parameters
@@ -773,6 +774,13 @@ def points_frame(
                 return math.nan
             return float(pd.to_numeric(bench[col], errors="coerce").median())
 
+        def _process(field, col, rec=rec, ran=ran):
+            # the job's own measurement of its process (a child of the job server is not the
+            # process Snakemake's benchmark watches); Snakemake's for older records
+            if ran and rec.get(field):
+                return float(np.median(np.asarray(rec[field], dtype=float)))
+            return _bench(col)
+
         rows.append(
             {
                 "method": planned["method"],
@@ -794,8 +802,8 @@ def points_frame(
                 "cpu_s_min": float(cpu.min()) if ran else math.nan,
                 "cpu_s_max": float(cpu.max()) if ran else math.nan,
                 "job_s": _bench("s"),
-                "job_cpu_s": _bench("cpu_time"),
-                "job_max_rss_mb": _bench("max_rss"),
+                "job_cpu_s": _process("process_cpu_s", "cpu_time"),
+                "job_max_rss_mb": _process("process_max_rss_mb", "max_rss"),
                 "ordered": get_scaling_method(planned["method"]).ordered,
                 "selected": " ".join(map(str, rec["selected"])) if ran else "",
                 "sweeps": ";".join(planned["sweeps"]),

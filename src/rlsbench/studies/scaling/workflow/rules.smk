@@ -50,9 +50,6 @@ rule scaling_point:
     threads: lambda wc: workflow.cores if SCALING.get("exclusive", False) else int(wc.threads)
     params:
         function="rlsbench.studies.scaling.jobs.point_job",
-        # job_s, job_cpu_s and job_max_rss_mb are Snakemake's benchmark of the whole process,
-        # interpreter start included: not a child of the job server
-        own_process=True,
         point=lambda wc: job_params(SCALING_POINTS, wc),
         settings=lambda wc: scaling_config.point_settings(SCALING, wc.method),
     script:
