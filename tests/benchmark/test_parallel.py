@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rlsbench.benchmark import protocol
+from rlsbench.benchmark import jobs
 from rlsbench.benchmark import tables as tables_mod
 from rlsbench.benchmark.parallel import map_tasks, split_threads
 from rlsbench.benchmark.progress import Progress
@@ -66,12 +66,12 @@ def test_a_job_gives_the_same_table_on_one_thread_and_on_two(tmp_path, monkeypat
         "time_budget_s": 10.0,
         "flops_per_second": 2e9,
     }
-    protocol.alpha_job(str(data), str(tmp_path / "alphas.csv"), settings=main)
-    monkeypatch.setattr(protocol, "PARALLEL_MIN_FLOPS", 0.0)
+    jobs.alpha_job(str(data), str(tmp_path / "alphas.csv"), settings=main)
+    monkeypatch.setattr(jobs, "PARALLEL_MIN_FLOPS", 0.0)
     tables = {}
     for threads in (1, 2):
         out = tmp_path / f"random-{threads}.csv"
-        protocol.select_job(
+        jobs.select_job(
             str(data),
             str(tmp_path / "alphas.csv"),
             str(out),

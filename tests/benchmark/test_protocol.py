@@ -12,12 +12,12 @@ from rlsbench.benchmark.protocol import (
     encode_targets,
     estimate_flops,
     feasibility,
-    job_settings,
     k_max_for,
     loo_decision_path,
     scores,
     standardize,
 )
+from rlsbench.benchmark.protocol_settings import ProtocolSettings
 from rlsbench.benchmark.provenance import config_hash, provenance
 
 
@@ -199,10 +199,10 @@ def test_job_settings_ignore_other_datasets_caps_and_report_keys():
         "report_k": [1],
         "k_max_per_dataset": {"wine": 3, "digits5": 9},
     }
-    a = job_settings(main, "wine")
-    b = job_settings(
-        {**main, "report_k": [1, 2], "k_max_per_dataset": {"wine": 3, "digits5": 10}}, "wine"
-    )
+    a = ProtocolSettings.from_section(main).job_settings("wine")
+    b = ProtocolSettings.from_section(
+        {**main, "report_k": [1, 2], "k_max_per_dataset": {"wine": 3, "digits5": 10}}
+    ).job_settings("wine")
     assert a == b and a["k_max_per_dataset"] == {"wine": 3}
     assert config_hash(a) == config_hash(dict(reversed(list(a.items()))))
 

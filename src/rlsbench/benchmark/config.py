@@ -406,26 +406,14 @@ def check_lambda(value, key: str) -> None:
 
 
 def check_lambda_grid(spec, key: str) -> None:
-    """A λ grid of the config: an explicit list (each value by :func:`check_lambda`, the key
-    ``<key>[i]``) or ``{base, min_exp, max_exp}`` (base**min_exp and base**max_exp in float64,
-    the keys ``<key>.min_exp`` and ``<key>.max_exp``); a grid that gives no value is empty."""
-    if not isinstance(spec, Mapping):
-        check_not_empty(spec, key, "λ list")
-        for i, value in enumerate(spec):
-            check_lambda(value, f"{key}[{i}]")
-        return
-    base, low, high = float(spec["base"]), int(spec["min_exp"]), int(spec["max_exp"])
-    if low > high:
-        check_not_empty([], key, "λ grid (base**min_exp ... base**max_exp)")
-    for name, exp in (("min_exp", low), ("max_exp", high)):
-        try:
-            lam = base**exp
-        except OverflowError:
-            lam = math.inf
-        try:
-            check_lambda(lam, f"{key}.{name}")
-        except ConfigError as exc:
-            raise ConfigError(f"{exc} (as base**{name} = {spec['base']}**{exp})") from None
+    """A λ grid of the config, checked by :class:`~rlsbench.benchmark.protocol_settings.
+    LambdaGrid` (the one place of its rules): an explicit list (each value by
+    :func:`check_lambda`, the key ``<key>[i]``) or ``{base, min_exp, max_exp}``
+    (base**min_exp and base**max_exp in float64, the keys ``<key>.min_exp`` and
+    ``<key>.max_exp``); a grid that gives no value is empty."""
+    from rlsbench.benchmark.protocol_settings import LambdaGrid  # it builds on the checks here
+
+    LambdaGrid.from_spec(spec, key=key)
 
 
 def check_not_empty(values, key: str, what: str = "list") -> None:

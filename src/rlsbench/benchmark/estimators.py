@@ -35,6 +35,7 @@ from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from rlsbench.benchmark.methods import distribution_of, get_method, method_names
+from rlsbench.benchmark.protocol_settings import DEFAULT_LAMBDA_GRID
 from rlsbench.errors import RLSBenchError
 from rlsbench.numerics.array_api import non_numpy_namespace, to_numpy
 from rlsbench.numerics.rls import choose_alpha
@@ -60,8 +61,8 @@ except ImportError:  # pragma: no cover - older scikit-learn: no such check
         return None
 
 
-#: λ grid of ``alpha="loo"`` when ``alphas`` is None: 2^-15 … 2^15.
-DEFAULT_ALPHAS = 2.0 ** np.arange(-15, 16)
+#: λ grid of ``alpha="loo"`` when ``alphas`` is None: 2^-15 … 2^15, the protocol's default grid.
+DEFAULT_ALPHAS = DEFAULT_LAMBDA_GRID.values()
 
 
 class _RLSSelector(SelectorMixin, BaseEstimator):

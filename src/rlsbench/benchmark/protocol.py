@@ -1,18 +1,32 @@
-"""The evaluation protocol of the greedy RLS paper (Pahikkala et al., Section 4.2).
+"""The evaluation protocol rlsbench runs every selection method under, arrays in, rows out.
 
-For one dataset, one selection method and one cross-validation fold:
+For one dataset, one selection method and one fold of a seeded K-fold split:
 
-1. split the data by seeded (stratified, for classification) K-fold cross-validation;
-2. standardise the features with the mean and standard deviation of the *training* split;
-3. choose λ by the LOO grid search of RLS on the full feature set of the training split;
-4. run the selection method with that λ up to ``k_max`` features;
-5. after every addition record the held-out fold's accuracy (MSE for regression), the LOO
-   estimate on the training split, the feature chosen, λ and the elapsed time.
+1. split the data by seeded K-fold cross-validation, stratified for classification
+   (:func:`cv_splits`);
+2. standardise the features with the mean and standard deviation of the *training* split
+   (:func:`standardize`; ``standardize: false`` leaves them as the dataset gives them);
+3. choose λ on that training split by the LOO grid search of RLS on all its features
+   (:func:`run_alpha_job`);
+4. run the selection method with that λ up to ``k_max`` features: forward selection adds one
+   per step (a method whose subsets are not nested gives one subset per size);
+5. after every addition score the model: accuracy (MSE and R² for regression) on the held-out
+   fold, and the LOO estimate on the training split along the same features
+   (:func:`loo_decision_path`), with the feature chosen, λ and the times (:func:`run_select_job`).
 
-Everything here takes arrays and returns arrays or plain records; the Snakemake rules
-(the main part's ``workflow/rules.smk``) only call :func:`alpha_job` (every fold of one dataset) and
-:func:`select_job` (every fold and seed of one dataset and method), whose folds run side by
-side on the job's threads (:mod:`rlsbench.benchmark.parallel`).
+A method over the memory or time budget is recorded as skipped, with the reason, before it
+touches the data (:func:`feasibility`).
+
+The protocol comes from the accuracy experiment of the greedy RLS paper (Pahikkala, Airola and
+Salakoski 2010, Section 4.2); the standardisation and the regularised bias feature are choices
+of ours that the paper does not state (``docs/parts/main.rst``), and every method, of whichever
+paper, runs under it alike.
+
+Everything here takes arrays and typed settings
+(:class:`~rlsbench.benchmark.protocol_settings.ProtocolSettings`) and returns arrays or plain
+records. Reading and writing files is the job of :mod:`rlsbench.benchmark.jobs`, whose
+:func:`~rlsbench.benchmark.jobs.alpha_job` and :func:`~rlsbench.benchmark.jobs.select_job` the
+main part's rules run.
 """
 
 from __future__ import annotations
@@ -26,6 +40,7 @@ import numpy as np
 from sklearn.model_selection import KFold, StratifiedKFold
 from sklearn.preprocessing import StandardScaler
 
+from rlsbench.benchmark.protocol_settings import LambdaGrid, ProtocolSettings, time_budget_for
 from rlsbench.benchmark.provenance import provenance
 from rlsbench.benchmark.timing import Stopwatch
 from rlsbench.numerics.array_api import to_numpy
@@ -104,17 +119,15 @@ def standardize(X_train, X_test):
 
 
 def alpha_grid(spec):
-    """λ grid from the config: an explicit list, or ``{base, min_exp, max_exp}``.
+    """λ grid of a config value: an explicit list, or ``{base, min_exp, max_exp}``
+    (:class:`~rlsbench.benchmark.protocol_settings.LambdaGrid`, validated as the config is).
 
     Returns
     -------
     ndarray of shape (R,)
-        Increasing λ values (the default config gives 2^-15 … 2^15).
+        The λ values (the default config gives 2^-15 … 2^15).
     """
-    if isinstance(spec, dict):
-        exps = np.arange(int(spec["min_exp"]), int(spec["max_exp"]) + 1)
-        return float(spec.get("base", 2.0)) ** exps.astype(np.float64)
-    return np.asarray(spec, dtype=np.float64)
+    return LambdaGrid.from_spec(spec).values()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -233,14 +246,6 @@ class Feasibility:
     seconds: float
 
 
-def time_budget_for(time_budget_s, method_name):
-    """Seconds allowed to one job of ``method_name``: a number, or a mapping with per-method
-    entries and a ``default``."""
-    if isinstance(time_budget_s, dict):
-        return float(time_budget_s.get(method_name, time_budget_s["default"]))
-    return float(time_budget_s)
-
-
 def feasibility(method, m, n, k, t, *, memory_budget_mb, time_budget_s, flops_per_second):
     """Can ``method`` run within the configured memory and time budgets?
 
@@ -281,12 +286,13 @@ def feasibility(method, m, n, k, t, *, memory_budget_mb, time_budget_s, flops_pe
 
 
 # ---------------------------------------------------------------------------------------------
-# Jobs
+# One fold: the λ search and the selection run
 # ---------------------------------------------------------------------------------------------
-def _fold_data(dataset, fold, main):
-    splits = cv_splits(dataset.y, dataset.task, main["n_folds"], main["cv_seed"])
+def _fold_data(dataset, fold, settings):
+    settings = ProtocolSettings.of(settings)
+    splits = cv_splits(dataset.y, dataset.task, settings.n_folds, settings.cv_seed)
     train, test = splits[fold]
-    if main.get("standardize", True):
+    if settings.standardize:
         X_train, X_test = standardize(dataset.X[train], dataset.X[test])
     else:  # the features as the dataset gives them (the greedy RLS paper states no scaling)
         X_train = np.asarray(dataset.X[train], dtype=np.float64)
@@ -295,14 +301,26 @@ def _fold_data(dataset, fold, main):
     return X_train, Y[train], X_test, Y[test]
 
 
-def k_max_for(main, dataset_name, n_features):
-    """Number of features to select: the per-dataset cap, else the global one, else all."""
-    k = main.get("k_max_per_dataset", {}).get(dataset_name, main.get("k_max"))
+def k_max_for(settings, dataset_name, n_features):
+    """Number of features to select: the per-dataset cap, else the global one, else all
+    (:meth:`~rlsbench.benchmark.protocol_settings.ProtocolSettings.k_cap`; unlike
+    :meth:`~rlsbench.benchmark.protocol_settings.ProtocolSettings.k_for`, a cap over
+    ``n_features`` is returned as it is)."""
+    k = ProtocolSettings.of(settings).k_cap(dataset_name)
     return n_features if k is None else int(k)
 
 
-def run_alpha_job(dataset, fold, main):
-    """λ of one training split by the LOO grid search on all features (Section 4.2).
+def run_alpha_job(dataset, fold, settings):
+    """λ of one training split by the LOO grid search on all features.
+
+    Parameters
+    ----------
+    dataset : rlsbench.benchmark.datasets.Dataset
+    fold : int
+        0-based fold index of the seeded K-fold split.
+    settings : ProtocolSettings
+        The protocol's settings (a config section is parsed by
+        :meth:`~rlsbench.benchmark.protocol_settings.ProtocolSettings.from_section`).
 
     Returns
     -------
@@ -311,29 +329,32 @@ def run_alpha_job(dataset, fold, main):
     """
     from rlsbench.numerics.rls import choose_alpha
 
-    X_train, Y_train, _, _ = _fold_data(dataset, fold, main)
-    grid = alpha_grid(main["alphas"])
+    settings = ProtocolSettings.of(settings)
+    X_train, Y_train, _, _ = _fold_data(dataset, fold, settings)
+    grid = settings.alphas.values()
     with Stopwatch() as clock:
-        alpha = choose_alpha(X_train, Y_train, grid, bias=main["bias"], criterion=main["criterion"])
+        alpha = choose_alpha(
+            X_train, Y_train, grid, bias=settings.bias, criterion=settings.criterion
+        )
     elapsed = clock.wall_s
     index = int(np.flatnonzero(grid == alpha)[0])
     return {"alpha": float(alpha), "alpha_index": index, "alpha_time_s": elapsed}
 
 
-def _on_device(method, main, X, Y):
-    """(X, Y, device name) for a job of ``main.device: cuda``: CuPy copies for a method that
-    runs on such arrays (greedy_rls), the NumPy arrays and "cpu" for the others."""
+def _on_device(method, settings, X, Y):
+    """(X, Y, device name) for a job of ``device: cuda``: CuPy copies for a method that runs
+    on such arrays (greedy_rls), the NumPy arrays and "cpu" for the others."""
     if not method.tags.get("array_api"):
         return X, Y, "cpu"
     from rlsbench.numerics.selection import cuda
 
     why = cuda.gpu_unavailable_reason()
     if why is not None:
-        raise RuntimeError(f"config key main.device: 'cuda' here, but {why}")
+        raise RuntimeError(f"config key {settings.key}.device: 'cuda' here, but {why}")
     return cuda.to_device(X), cuda.to_device(Y), cuda.device_name()
 
 
-def run_select_job(dataset, method_name, fold, seed, alpha_record, main, *, n_jobs=1):
+def run_select_job(dataset, method_name, fold, seed, alpha_record, settings, *, n_jobs=1):
     """Run one (dataset, method, fold, seed) of the protocol.
 
     Parameters
@@ -347,8 +368,12 @@ def run_select_job(dataset, method_name, fold, seed, alpha_record, main, *, n_jo
         Seed given to the method (matters for randomized methods).
     alpha_record : dict
         Output of :func:`run_alpha_job` for this fold.
-    main : dict
-        The ``main`` section of the config.
+    settings : ProtocolSettings
+        The protocol's settings (a config section is parsed by
+        :meth:`~rlsbench.benchmark.protocol_settings.ProtocolSettings.from_section`). The
+        rows' ``config_hash`` is that of the section it was parsed from: in a workflow job,
+        the dataset's
+        :meth:`~rlsbench.benchmark.protocol_settings.ProtocolSettings.job_settings`.
     n_jobs : int
         Threads the job may use.
 
@@ -360,14 +385,20 @@ def run_select_job(dataset, method_name, fold, seed, alpha_record, main, *, n_jo
         method whose subsets are not nested (``SelectionPath.subsets``) has each step's model
         scored on its own subset (test split and LOO), and its rows carry that subset in a
         ``subset`` column (space-separated feature indices).
+
+    Raises
+    ------
+    ValueError
+        The k cap exceeds the dataset's features (the message names the config key).
     """
     from rlsbench.benchmark.methods import get_method
 
+    settings = ProtocolSettings.of(settings)
     method = get_method(method_name)
-    splits = cv_splits(dataset.y, dataset.task, main["n_folds"], main["cv_seed"])
+    splits = cv_splits(dataset.y, dataset.task, settings.n_folds, settings.cv_seed)
     m, n = len(splits[fold][0]), dataset.X.shape[1]
     t = len(np.unique(dataset.y)) if dataset.task == "multiclass" else 1
-    k = k_max_for(main, dataset.name, n)
+    k = k_max_for(settings, dataset.name, n)
     base = {
         "dataset": dataset.name,
         "task": dataset.task,
@@ -377,16 +408,16 @@ def run_select_job(dataset, method_name, fold, seed, alpha_record, main, *, n_jo
         "n_test": len(splits[fold][1]),
         "n_features": n,
         "k_max": k,
-        "criterion": main["criterion"],
-        "bias": float(main["bias"]),
+        "criterion": settings.criterion,
+        "bias": float(settings.bias),
         "alpha_protocol": alpha_record["alpha"],
         "alpha_time_s": alpha_record["alpha_time_s"],
-        **provenance(main, seed),
+        **provenance(settings.section, seed),
     }
-    if main.get("device", "cpu") == "cuda":  # provenance: where the selection ran
+    on_device = settings.device == "cuda"
+    if on_device:  # provenance: where the selection ran
         base["device"] = "cuda" if method.tags.get("array_api") else "cpu"
-    if k > n:
-        raise ValueError(f"main.k_max ({k}) exceeds the {n} features of {dataset.name!r}")
+    settings.k_for(dataset.name, n)  # a cap over the features stops the job, naming its key
 
     def skipped(reason):
         log.info("skipped %s on %s fold %d: %s", method_name, dataset.name, fold, reason)
@@ -400,18 +431,18 @@ def run_select_job(dataset, method_name, fold, seed, alpha_record, main, *, n_jo
         n,
         k,
         t,
-        memory_budget_mb=main["memory_budget_mb"],
-        time_budget_s=main["time_budget_s"],
-        flops_per_second=main["flops_per_second"],
+        memory_budget_mb=settings.memory_budget_mb,
+        time_budget_s=settings.time_budget_s,
+        flops_per_second=settings.flops_per_second,
     )
     if not feas.feasible:
         return skipped(feas.reason)
 
     # the budget check comes first: a skipped job never touches the data
-    X_train, Y_train, X_test, Y_test = _fold_data(dataset, fold, main)
+    X_train, Y_train, X_test, Y_test = _fold_data(dataset, fold, settings)
     X_fit, Y_fit = X_train, Y_train
-    if main.get("device", "cpu") == "cuda":
-        X_fit, Y_fit, base["device"] = _on_device(method, main, X_train, Y_train)
+    if on_device:
+        X_fit, Y_fit, base["device"] = _on_device(method, settings, X_train, Y_train)
 
     # select, not run: the plugin contract (k in [1, n_features], exactly k distinct steps) is
     # checked there, once for every method
@@ -421,8 +452,8 @@ def run_select_job(dataset, method_name, fold, seed, alpha_record, main, *, n_jo
             Y_fit,
             alpha=alpha_record["alpha"],
             k=k,
-            criterion=main["criterion"],
-            bias=main["bias"],
+            criterion=settings.criterion,
+            bias=settings.bias,
             seed=int(seed),
             n_jobs=n_jobs,
         )
@@ -439,9 +470,9 @@ def run_select_job(dataset, method_name, fold, seed, alpha_record, main, *, n_jo
     loo_acc = np.empty(steps)
     loo_mse = np.empty(steps)
     for s, loo in enumerate(
-        loo_decision_path(X_train, Y_train, path.selected, path.alphas[0], bias=main["bias"])
+        loo_decision_path(X_train, Y_train, path.selected, path.alphas[0], bias=settings.bias)
         if path.nested and np.all(path.alphas == path.alphas[0])
-        else _loo_per_step(X_train, Y_train, path, main["bias"])
+        else _loo_per_step(X_train, Y_train, path, settings.bias)
     ):
         acc, mse = scores(loo[None], Y_train, dataset.task)
         loo_acc[s], loo_mse[s] = acc[0], mse[0]
@@ -486,176 +517,12 @@ def _loo_per_step(X, Y, path, bias):
         yield last
 
 
-# ---------------------------------------------------------------------------------------------
-# Snakemake entry points (the main part's workflow/rules.smk): file in, file out, atomically.
-# ---------------------------------------------------------------------------------------------
-#: Keys of the ``main`` section a selection job depends on (its provenance hash covers these).
-JOB_KEYS = (
-    "n_folds",
-    "cv_seed",
-    "random_seeds",
-    "alphas",
-    "criterion",
-    "bias",
-    "standardize",
-    "k_max",
-    "k_max_per_dataset",
-    "memory_budget_mb",
-    "time_budget_s",
-    "flops_per_second",
-)
+def __getattr__(name):
+    # The main part's rules name their functions `rlsbench.benchmark.protocol.alpha_job` and
+    # `...select_job`: that string is a Snakemake param, so a new name would re-run every job
+    # of the committed runs (the params trigger). The functions live in rlsbench.benchmark.jobs.
+    if name in ("alpha_job", "select_job"):
+        from rlsbench.benchmark import jobs
 
-
-#: Keys of the ``main`` section the λ search depends on.
-ALPHA_KEYS = ("n_folds", "cv_seed", "alphas", "criterion", "bias", "standardize")
-
-
-def alpha_settings(main):
-    """The part of ``main`` that a λ search depends on."""
-    return {key: main[key] for key in ALPHA_KEYS if key in main}
-
-
-def job_settings(main, dataset_name):
-    """The part of ``main`` that one dataset's jobs depend on (k caps of other sets dropped;
-    ``device`` only when it is not the default cpu, so CPU runs keep their settings and
-    provenance hashes)."""
-    settings = {key: main[key] for key in JOB_KEYS if key in main}
-    if main.get("device", "cpu") != "cpu":
-        settings["device"] = main["device"]
-    caps = settings.pop("k_max_per_dataset", {}) or {}
-    if dataset_name in caps:
-        settings["k_max_per_dataset"] = {dataset_name: caps[dataset_name]}
-    return settings
-
-
-def method_seeds(main, method_name):
-    """Seeds a method runs with: every ``main.random_seeds`` for a randomized method, else
-    ``main.cv_seed`` alone."""
-    from rlsbench.benchmark.methods import get_method
-
-    return list(main["random_seeds"]) if get_method(method_name).randomized else [main["cv_seed"]]
-
-
-#: Estimated flops of a job above which its tasks run in joblib workers; below, one after
-#: another in the job's process (a worker start costs more than such a job).
-PARALLEL_MIN_FLOPS = 4e9
-
-
-def _alpha_task(dataset, fold, main, n_jobs=1):
-    record = run_alpha_job(dataset, fold, main)
-    return {"dataset": dataset.name, "fold": int(fold), **record}
-
-
-def _select_task(dataset, method_name, fold, seed, alpha_record, main, n_jobs=1):
-    return run_select_job(dataset, method_name, fold, seed, alpha_record, main, n_jobs=n_jobs)
-
-
-def _fold_shape(dataset, main):
-    m = math.ceil(dataset.X.shape[0] * (main["n_folds"] - 1) / main["n_folds"])
-    return m, dataset.X.shape[1]
-
-
-def alpha_job(data, table, *, settings, threads=1):
-    """λ of every fold of one dataset by the LOO grid search (:func:`run_alpha_job`).
-
-    Parameters
-    ----------
-    data : str
-        Prepared dataset (``.npz``).
-    table : str
-        Output CSV: one row per fold (``dataset, fold, alpha, alpha_index, alpha_time_s``).
-    settings : dict
-        :func:`alpha_settings` of the ``main`` section.
-    threads : int
-        Threads of the job; folds run side by side (:func:`rlsbench.benchmark.parallel.map_tasks`).
-    """
-    from rlsbench.benchmark.datasets import load_prepared
-    from rlsbench.benchmark.parallel import map_tasks
-    from rlsbench.benchmark.results import write_table
-
-    dataset = load_prepared(data)
-    m, n = _fold_shape(dataset, settings)
-    flops = 2.0 * m * n * min(m, n) * settings["n_folds"]
-    rows = map_tasks(
-        _alpha_task,
-        [(dataset, fold, settings) for fold in range(settings["n_folds"])],
-        n_jobs=threads,
-        what=f"{dataset.name} λ search, fold",
-        label=lambda task: f"fold {task[1]}",
-        parallel=flops > PARALLEL_MIN_FLOPS,
-    )
-    for row in rows:
-        log.info("%s fold %d: alpha = %r", dataset.name, row["fold"], row["alpha"])
-    write_table(rows, table)
-
-
-def read_alphas(path):
-    """{fold: λ record} from an :func:`alpha_job` table."""
-    import pandas as pd
-
-    frame = pd.read_csv(path)
-    return {int(r["fold"]): r for r in frame.to_dict("records")}
-
-
-def select_job(data, alphas, table, *, method, settings, threads=1):
-    """Every fold (and seed) of one (dataset, method): the tidy step table of
-    :func:`run_select_job` for each, in (fold, seed) order, in one CSV.
-
-    Parameters
-    ----------
-    data : str
-        Prepared dataset (``.npz``).
-    alphas : str
-        The dataset's λ table (:func:`alpha_job`).
-    table : str
-        Output CSV.
-    method : str
-        Method name.
-    settings : dict
-        :func:`job_settings` of the ``main`` section for this dataset.
-    threads : int
-        Threads of the job; (fold, seed) tasks run side by side.
-    """
-    from rlsbench.benchmark.datasets import load_prepared
-    from rlsbench.benchmark.methods import get_method
-    from rlsbench.benchmark.parallel import map_tasks
-    from rlsbench.benchmark.results import write_table
-
-    dataset = load_prepared(data)
-    records = read_alphas(alphas)
-    tasks = [
-        (dataset, method, fold, seed, records[fold], settings)
-        for fold in range(settings["n_folds"])
-        for seed in method_seeds(settings, method)
-    ]
-    m, n = _fold_shape(dataset, settings)
-    k = min(k_max_for(settings, dataset.name, n), n)
-    t = len(np.unique(dataset.y)) if dataset.task == "multiclass" else 1
-    flops = estimate_flops(get_method(method), m, n, k, t) * len(tasks)
-    results = map_tasks(
-        _select_task,
-        tasks,
-        n_jobs=threads,
-        what=f"{dataset.name} {method}, fold/seed",
-        label=lambda task: f"fold {task[2]} seed {task[3]}",
-        parallel=flops > PARALLEL_MIN_FLOPS,
-    )
-    rows = []
-    for (_, _, fold, seed, _, _), task_rows in zip(tasks, results, strict=True):
-        first, last = task_rows[0], task_rows[-1]
-        if first["status"] == "skipped":
-            log.info("fold %d seed %d: skipped: %s", fold, seed, first["reason"])
-        else:
-            log.info(
-                "fold %d seed %d: %d steps, alpha=%r, fit %.3f s, final test accuracy %.4f, "
-                "final test mse %.4f",
-                fold,
-                seed,
-                len(task_rows),
-                first["alpha_protocol"],
-                first["fit_time_s"],
-                last["test_accuracy"],
-                last["test_mse"],
-            )
-        rows.extend(task_rows)
-    write_table(rows, table)
+        return getattr(jobs, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -25,6 +25,7 @@ from rlsbench.benchmark.protocol import (
     run_select_job,
     standardize,
 )
+from rlsbench.benchmark.protocol_settings import ProtocolSettings
 from rlsbench.numerics.path import SelectionPath
 
 #: The entry points pyproject.toml declares for these methods.
@@ -249,6 +250,8 @@ MAIN = {
     "time_budget_s": 60.0,
     "flops_per_second": 2e9,
 }
+#: The protocol's settings of MAIN, as a job parses them.
+SETTINGS = ProtocolSettings.from_section(MAIN)
 
 
 def _exhaustive_best_subsets(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
@@ -303,8 +306,8 @@ def test_the_protocol_scores_each_subset_of_a_non_nested_method_with_its_own_rls
     y = X[:, 0] + X[:, 1] + 0.05 * rng.standard_normal(45)
     dataset = Dataset("toy", "regression", X, y, [f"f{j}" for j in range(6)])
     alpha = {"alpha": 0.5, "alpha_index": 0, "alpha_time_s": 0.0}
-    rows = run_select_job(dataset, name, 1, 0, alpha, MAIN)
-    X_train, Y_train, X_test, Y_test = _fold_data(dataset, 1, MAIN)
+    rows = run_select_job(dataset, name, 1, 0, alpha, SETTINGS)
+    X_train, Y_train, X_test, Y_test = _fold_data(dataset, 1, SETTINGS)
     assert [row["k"] for row in rows] == [1, 2, 3, 4]
     subsets = [[int(j) for j in row["subset"].split()] for row in rows]
     if name == "best_subset_exhaustive":
@@ -326,7 +329,7 @@ def test_a_nested_method_s_rows_have_no_subset_column():
     X, y, _ = _regression(n_features=8, m=45)
     dataset = Dataset("toy", "regression", X, y, [f"f{j}" for j in range(8)])
     alpha = {"alpha": 0.5, "alpha_index": 0, "alpha_time_s": 0.0}
-    rows = run_select_job(dataset, "lasso_path", 1, 0, alpha, MAIN)
+    rows = run_select_job(dataset, "lasso_path", 1, 0, alpha, SETTINGS)
     assert [row["status"] for row in rows] == ["ok"] * 4
     assert all("subset" not in row for row in rows)
 
@@ -367,15 +370,15 @@ def test_a_select_job_of_abess_writes_each_step_s_subset_into_its_table(tmp_path
     pytest.importorskip("abess")
     import pandas as pd
 
-    from rlsbench.benchmark import protocol
+    from rlsbench.benchmark import jobs
     from rlsbench.benchmark.datasets import Dataset, save_prepared
 
     X, y, _ = _regression(n_features=8, m=45)
     data = tmp_path / "toy.npz"
     save_prepared(Dataset("toy", "regression", X, y, [f"f{j}" for j in range(8)]), data)
-    protocol.alpha_job(str(data), str(tmp_path / "alphas.csv"), settings=MAIN)
+    jobs.alpha_job(str(data), str(tmp_path / "alphas.csv"), settings=MAIN)
     out = tmp_path / "abess.csv"
-    protocol.select_job(
+    jobs.select_job(
         str(data), str(tmp_path / "alphas.csv"), str(out), method="abess_best_subset", settings=MAIN
     )
     table = pd.read_csv(out, dtype={"subset": str})

@@ -12,13 +12,17 @@ import pytest
 import yaml
 
 from rlsbench.benchmark.config import ConfigError
-from rlsbench.benchmark.protocol import job_settings
+from rlsbench.benchmark.protocol_settings import ProtocolSettings
 from rlsbench.numerics.selection import cuda
 from rlsbench.studies.main import config as main_config
 
 REPO = Path(__file__).resolve().parents[3]
 TINY = REPO / "tests" / "configs" / "tiny.yaml"
 NO_GPU = cuda.gpu_unavailable_reason()
+
+
+def job_settings(main, dataset):
+    return ProtocolSettings.from_section(main).job_settings(dataset)
 
 
 def test_device_cpu_keeps_the_job_settings_and_their_provenance_hash():
@@ -78,8 +82,9 @@ def test_a_cuda_job_moves_only_greedy_rls_to_the_gpu():
     from rlsbench.benchmark.protocol import _on_device
 
     X, Y = np.ones((4, 3)), np.ones(4)
-    assert _on_device(get_method("lowrank_lssvm"), {"device": "cuda"}, X, Y) == (X, Y, "cpu")
+    cuda_settings = ProtocolSettings.from_section({"device": "cuda"})
+    assert _on_device(get_method("lowrank_lssvm"), cuda_settings, X, Y) == (X, Y, "cpu")
     assert get_method("greedy_rls").tags["array_api"] is True
     if NO_GPU is not None:  # the job checks again where it runs
         with pytest.raises(RuntimeError, match=r"config key main\.device: 'cuda' here, but"):
-            _on_device(get_method("greedy_rls"), {"device": "cuda"}, X, Y)
+            _on_device(get_method("greedy_rls"), cuda_settings, X, Y)

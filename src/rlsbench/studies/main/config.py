@@ -23,12 +23,8 @@ from collections.abc import Mapping
 from rlsbench.benchmark import config as checks
 from rlsbench.benchmark.config import ConfigError
 from rlsbench.benchmark.methods import GROUP, get_method, method_names
-from rlsbench.benchmark.protocol import (
-    estimate_flops,
-    feasibility,
-    method_seeds,
-    time_budget_for,
-)
+from rlsbench.benchmark.protocol import estimate_flops, feasibility
+from rlsbench.benchmark.protocol_settings import ProtocolSettings, time_budget_for
 
 #: Shape assumed for a dataset the registry gives no shape for.
 DEFAULT_SHAPE = (10_000, 1_000)
@@ -141,7 +137,7 @@ def names_pattern(names) -> str:
 
 def seeds(main: dict, method: str) -> list[int]:
     """Randomized methods run once per seed in ``main.random_seeds``; the others once."""
-    return method_seeds(main, method)
+    return ProtocolSettings.of(main).seeds_for(method)
 
 
 def jobs(main: dict) -> list[tuple[str, str]]:

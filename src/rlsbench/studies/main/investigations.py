@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from rlsbench.benchmark.investigate import Investigation, without_provenance
+from rlsbench.benchmark.protocol_settings import ProtocolSettings
 from rlsbench.benchmark.tables import markdown_table
 
 
@@ -123,16 +124,16 @@ def protocol_from_csv(ctx):
 
 
 # --------------------------------------------------------------------------------------- seeds
-def _alpha(dataset, fold, main):
+def _alpha(dataset, fold, settings):
     from rlsbench.benchmark.protocol import run_alpha_job
 
-    return run_alpha_job(dataset, fold, main)
+    return run_alpha_job(dataset, fold, settings)
 
 
-def _select(dataset, method, fold, seed, alpha_record, main):
+def _select(dataset, method, fold, seed, alpha_record, settings):
     from rlsbench.benchmark.protocol import run_select_job
 
-    return run_select_job(dataset, method, fold, seed, alpha_record, main)
+    return run_select_job(dataset, method, fold, seed, alpha_record, settings)
 
 
 def _triple_label(seeds):
@@ -141,7 +142,8 @@ def _triple_label(seeds):
 
 def seed_curves(ctx, dataset, triples, main):
     """Greedy RLS's curve and random selection's per seed triple on ``dataset`` under the
-    ``main`` section (a long frame: one row per (triple, k))."""
+    ``main`` section, parsed once into the protocol's settings (a long frame: one row per
+    (triple, k))."""
     from rlsbench.benchmark.datasets import load_prepared
     from rlsbench.benchmark.results import curves_table
 
@@ -151,16 +153,20 @@ def seed_curves(ctx, dataset, triples, main):
             f"{path}: prepared {dataset} not found (--data: the folder of the prepared datasets)"
         )
     data = load_prepared(str(path))
-    main = {**main, "datasets": [dataset], "methods": ["greedy_rls", "random"]}
-    folds = range(int(main["n_folds"]))
-    alphas = ctx.map(_alpha, [(data, fold, main) for fold in folds], what="λ search, fold")
+    settings = ProtocolSettings.from_section(
+        {**main, "datasets": [dataset], "methods": ["greedy_rls", "random"]}, key="main"
+    )
+    folds = range(settings.n_folds)
+    alphas = ctx.map(_alpha, [(data, fold, settings) for fold in folds], what="λ search, fold")
     seeds = sorted({int(s) for triple in triples for s in triple})
     greedy = ctx.map(
         _select,
-        [(data, "greedy_rls", fold, main["cv_seed"], alphas[fold], main) for fold in folds],
+        [(data, "greedy_rls", fold, settings.cv_seed, alphas[fold], settings) for fold in folds],
         what="greedy RLS, fold",
     )
-    tasks = [(data, "random", fold, seed, alphas[fold], main) for fold in folds for seed in seeds]
+    tasks = [
+        (data, "random", fold, seed, alphas[fold], settings) for fold in folds for seed in seeds
+    ]
     random = ctx.map(_select, tasks, what="random selection, fold/seed")
     greedy = curves_table(pd.DataFrame([r for rows in greedy for r in rows])).set_index("k")
     random = pd.DataFrame([r for rows in random for r in rows])

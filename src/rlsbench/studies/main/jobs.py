@@ -1,7 +1,7 @@
 """The jobs of the main part's report rules (``workflow/rules.smk`` here): files in, files out.
 
 The protocol's own jobs (λ search, selection) and the generic tables (steps, curves,
-summary, run times) are library functions (:mod:`rlsbench.benchmark.protocol`,
+summary, run times) are library functions (:mod:`rlsbench.benchmark.jobs`,
 :mod:`rlsbench.benchmark.results`); these two exist for the paper.
 """
 

@@ -10,11 +10,14 @@ from pathlib import Path
 
 from rlsbench.benchmark import paper_table
 from rlsbench.benchmark.methods import method_version
-from rlsbench.benchmark.protocol import alpha_settings, job_settings
+from rlsbench.benchmark.protocol_settings import ProtocolSettings
 from rlsbench.studies.main import config as main_config
 from rlsbench.studies.main import statistics as main_statistics
 
 MAIN = part_section("main")
+# the protocol's settings, parsed once; the jobs get the parts their results depend on
+with config_errors_end_the_run():
+    MAIN_PROTOCOL = ProtocolSettings.from_section(MAIN, key="main")
 # main.device: cuda needs a GPU where the selection jobs run: checked now when they run here;
 # on a cluster's submitting node (sbatch on the PATH) the job checks where it lands instead
 if MAIN and workflow.is_main_process and shutil.which("sbatch") is None:
@@ -75,9 +78,11 @@ rule main_alpha:
             MAIN, DATASET_REGISTRY, wc.dataset, threads
         ),
     params:
+        # rlsbench.benchmark.jobs.alpha_job under the name the committed runs recorded (the
+        # name is a param: a new one would re-run every job)
         function="rlsbench.benchmark.protocol.alpha_job",
         # the settings a λ search depends on (budgets or k caps do not re-run it)
-        settings=alpha_settings(MAIN),
+        settings=MAIN_PROTOCOL.alpha_settings(),
     script:
         CALL
 
@@ -110,10 +115,11 @@ rule main_select:
         # jobs and no other (Snakemake's params trigger). Unnamed, so it is not passed to
         # select_job (named params are its arguments): only the trigger reads it
         lambda wc: method_version(wc.method),
+        # rlsbench.benchmark.jobs.select_job, under the name the committed runs recorded
         function="rlsbench.benchmark.protocol.select_job",
         method="{method}",
         # the settings one dataset's jobs depend on (a change re-runs only those jobs)
-        settings=lambda wc: job_settings(MAIN, wc.dataset),
+        settings=lambda wc: MAIN_PROTOCOL.job_settings(wc.dataset),
     script:
         CALL
 
@@ -168,6 +174,10 @@ rule main_curves:
 rule main_runtime:
     input:
         benchmarks=lambda wc: main_config.job_benchmarks(MAIN, MAIN_DIR),
+        # the jobs' own tables, in the order of their benchmarks: the method's and the
+        # protocol's share of each job's time
+        tables=lambda wc: main_config.alpha_tables(MAIN, MAIN_DIR)
+        + main_config.job_tables(MAIN, MAIN_DIR),
     output:
         runtime=f"{MAIN_DIR}/tables/runtime.csv",
     log:
