@@ -80,6 +80,7 @@ PRELOAD = (
     "seaborn",
     "yaml",
     "rlsbench.benchmark.protocol",
+    "rlsbench.benchmark.jobs",
     "rlsbench.benchmark.methods",
     "rlsbench.benchmark.datasets",
     "rlsbench.benchmark.figures",

@@ -37,13 +37,10 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.model_selection import KFold, StratifiedKFold
-from sklearn.preprocessing import StandardScaler
 
 from rlsbench.benchmark.protocol_settings import LambdaGrid, ProtocolSettings, time_budget_for
 from rlsbench.benchmark.provenance import provenance
 from rlsbench.benchmark.timing import Stopwatch
-from rlsbench.numerics.array_api import to_numpy
 
 log = logging.getLogger(__name__)
 
@@ -94,8 +91,12 @@ def cv_splits(y, task, n_folds, seed):
     list of (train_index, test_index)
     """
     if task == "regression":
+        from sklearn.model_selection import KFold
+
         splitter = KFold(n_splits=n_folds, shuffle=True, random_state=seed)
     else:
+        from sklearn.model_selection import StratifiedKFold
+
         splitter = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed)
     return list(splitter.split(np.zeros((len(y), 1)), y))
 
@@ -114,6 +115,8 @@ def standardize(X_train, X_test):
     -------
     X_train, X_test : float64 ndarrays of the same shapes
     """
+    from sklearn.preprocessing import StandardScaler
+
     scaler = StandardScaler().fit(X_train)
     return scaler.transform(X_train), scaler.transform(X_test)
 
@@ -459,6 +462,8 @@ def run_select_job(dataset, method_name, fold, seed, alpha_record, settings, *, 
         )
     fit_time = clock.wall_s
     if X_fit is not X_train:  # weights back on the host: the rest of the protocol is NumPy
+        from rlsbench.numerics.array_api import to_numpy
+
         path = dataclasses.replace(
             path, coef_path=to_numpy(path.coef_path), intercept_path=to_numpy(path.intercept_path)
         )

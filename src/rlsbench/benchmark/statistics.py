@@ -35,9 +35,11 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
+from rlsbench._lazy import lazy_module
 from rlsbench.errors import RLSBenchError
+
+stats = lazy_module("scipy.stats")
 
 #: Columns of a step table that the operating points read.
 RUN_COLUMNS = ["dataset", "method", "fold", "seed"]

@@ -10,7 +10,6 @@ import numbers
 
 import numpy as np
 from array_api_compat import is_array_api_obj, is_numpy_array
-from sklearn.utils import check_array
 
 from rlsbench.numerics._scan import max_abs
 
@@ -25,6 +24,8 @@ def check_numeric(values, name, *, return_max_abs=False, **check_array_kwargs):
     the code that calls this check is NumPy-only (the functions that run on other libraries,
     greedy RLS, the LOO λ grid and the LOO path, dispatch before it).
     """
+    from sklearn.utils import check_array  # not at import: reading the workflow loads this
+
     if is_array_api_obj(values) and not is_numpy_array(values):
         raise TypeError(
             f"{name}: NumPy input only here; greedy_rls, the LOO λ grid (loo_grid, "

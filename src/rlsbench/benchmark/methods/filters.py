@@ -17,10 +17,13 @@ not the mutual information of Peng et al. (2005)'s MID criterion.
 from __future__ import annotations
 
 import numpy as np
-from sklearn import feature_selection as skfs
 
+from rlsbench._lazy import lazy_module
 from rlsbench.benchmark.methods import Method, int_seed
 from rlsbench.benchmark.methods.ranking import class_labels, ranked_path
+
+# imported at the first selection, not when the workflow reads its methods
+skfs = lazy_module("sklearn.feature_selection")
 
 
 def f_test_scores(X, y):

@@ -15,8 +15,6 @@ meaning since 0.17).
 from __future__ import annotations
 
 import numpy as np
-from sklearn.feature_selection import RFE
-from sklearn.linear_model import Ridge
 
 from rlsbench.benchmark.methods import Method
 from rlsbench.benchmark.methods.ranking import ranked_path
@@ -39,6 +37,9 @@ def rfe_order(X, y, alpha):
     """
     if X.shape[1] == 1:  # RFE needs two features to eliminate one
         return np.zeros(1, dtype=np.intp)
+    from sklearn.feature_selection import RFE
+    from sklearn.linear_model import Ridge
+
     rfe = RFE(Ridge(alpha=alpha), n_features_to_select=1, step=1).fit(X, y)
     return np.argsort(rfe.ranking_, kind="stable")
 

@@ -19,9 +19,8 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from sklearn import linear_model as sklm
-from sklearn.exceptions import ConvergenceWarning
 
+from rlsbench._lazy import lazy_module
 from rlsbench.benchmark.methods import Method
 from rlsbench.benchmark.methods.kfold import KFoldFit, KFoldTask
 from rlsbench.benchmark.methods.ranking import (
@@ -30,6 +29,10 @@ from rlsbench.benchmark.methods.ranking import (
     correlation_scores,
     ranked_path,
 )
+
+# imported at the first selection, not when the workflow reads its methods
+sklm = lazy_module("sklearn.linear_model")
+sklearn_exceptions = lazy_module("sklearn.exceptions")
 
 #: Length of the λ grid of the coordinate-descent paths (scikit-learn's default, from
 #: ``eps * λ_max`` to ``λ_max``).
@@ -86,7 +89,8 @@ def lasso_order(X, y, k):
         # a step of the Lasso modification can drop a feature, so k steps may hold fewer
         # than k entries: double the steps until k have entered or the path ends
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)  # collinear columns: LARS' note
+            # collinear columns: LARS' note
+            warnings.simplefilter("ignore", sklearn_exceptions.ConvergenceWarning)
             alphas, _, coefs = sklm.lars_path(X, Y[:, 0], method="lasso", max_iter=max_iter)
         order = entry_order(coefs)
         if order.size >= k or alphas.size - 1 < max_iter:
@@ -96,7 +100,8 @@ def lasso_order(X, y, k):
 
 def _enet_order(X, Y, *, l1_ratio):
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)  # the last λ of a grid on m < n
+        # the last λ of a grid on m < n
+        warnings.simplefilter("ignore", sklearn_exceptions.ConvergenceWarning)
         _, coefs, _ = sklm.enet_path(
             X, Y if Y.shape[1] > 1 else Y[:, 0], l1_ratio=l1_ratio, alphas=N_ALPHAS
         )

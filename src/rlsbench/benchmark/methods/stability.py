@@ -28,8 +28,6 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.linear_model import lasso_path
 
 from rlsbench.benchmark.methods import Method, int_seed
 from rlsbench.benchmark.methods.ranking import centered_targets, ranked_path
@@ -60,6 +58,9 @@ def selection_probabilities(X, y, seed):
         Fraction of the :data:`N_SUBSAMPLES` randomised-Lasso fits on random halves that keep
         the feature at each λ (largest λ first).
     """
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.linear_model import lasso_path
+
     rng = np.random.default_rng(seed)
     m, n = X.shape
     Y = centered_targets(y)

@@ -14,7 +14,15 @@ from collections.abc import Mapping
 
 from rlsbench.benchmark import config as checks
 from rlsbench.benchmark.config import ConfigError
-from rlsbench.studies.ramona.experiments import method_applies, method_options_of
+
+
+def _experiments():
+    # the experiments module loads the kernel selectors (scikit-learn estimators): imported
+    # when a check needs it, not when the workflow reads this part's rules
+    from rlsbench.studies.ramona import experiments
+
+    return experiments
+
 
 _NAME = re.compile(r"[A-Za-z0-9_\-]+")
 
@@ -158,7 +166,7 @@ def check(section: dict, datasets: Mapping) -> None:
 def check_method_options(method_options, key: str) -> None:
     """Every option is one its method's ranker takes (ConfigError naming the key)."""
     for method, options in (method_options or {}).items():
-        allowed = {"n_iter", *method_options_of(method)}
+        allowed = {"n_iter", *_experiments().method_options_of(method)}
         for option in sorted(set(options) - allowed):
             raise ConfigError(
                 f"{key}.method_options.{method}.{option}: not an option of {method} "
@@ -250,7 +258,7 @@ def toy_files(section: dict, rundir: str) -> list[str]:
         f"{rundir}/toy/{p}/{m}.csv"
         for p in toy.get("problems", ["linear", "nonlinear"])
         for m in toy["methods"]
-        if method_applies(m, "linear" if p == "linear" else "rbf")
+        if _experiments().method_applies(m, "linear" if p == "linear" else "rbf")
     ]
 
 
@@ -263,7 +271,7 @@ def realdata_files(section: dict, rundir: str) -> list[str]:
         files += [
             f"{rundir}/realdata/{name}/{k}.csv"
             for k in exp["kernels"]
-            if any(method_applies(m, k) for m in exp["methods"])
+            if any(_experiments().method_applies(m, k) for m in exp["methods"])
         ]
     return files
 

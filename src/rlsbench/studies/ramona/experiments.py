@@ -15,10 +15,6 @@ from __future__ import annotations
 from itertools import combinations
 
 import numpy as np
-from sklearn.calibration import CalibratedClassifierCV
-from sklearn.model_selection import StratifiedKFold
-from sklearn.preprocessing import StandardScaler
-from sklearn.svm import SVC
 
 from rlsbench.benchmark.methods import get_method
 from rlsbench.benchmark.parallel import map_tasks
@@ -134,11 +130,17 @@ def fit_svm(
     """
     scaler = None
     if standardize:
+        from sklearn.preprocessing import StandardScaler
+
         scaler = StandardScaler().fit(X_train)
         X_train = scaler.transform(X_train)
     S = X_train.shape[1]
     var = float(X_train.var()) or 1.0
     gamma = 1.0 / (S * var)
+    from sklearn.calibration import CalibratedClassifierCV
+    from sklearn.model_selection import StratifiedKFold
+    from sklearn.svm import SVC
+
     if kernel == "linear":
         sk = ScaledKernel("linear")
         svc = SVC(kernel="linear")

@@ -15,6 +15,10 @@ from collections.abc import Mapping
 from rlsbench.benchmark import config as checks
 from rlsbench.benchmark.config import ConfigError
 
+#: The three methods of Sun & Yao's comparison (the rule files read this module, which stays
+#: light; :mod:`rlsbench.studies.sunyao.experiments` runs them).
+METHODS = ("forward", "rvm_old", "rvm_new")
+
 
 def _check_dataset(entry: dict, key: str, datasets: Mapping) -> None:
     name = entry.get("name", entry.get("dataset"))

@@ -20,8 +20,8 @@ from rlsbench.numerics.marglik.hyper import cv_forward, cv_rvm, cv_subset
 from rlsbench.numerics.marglik.models import ForwardMarglikRegressor, RVMRegressor
 from rlsbench.numerics.marglik.rvm import BudgetExceeded
 from rlsbench.numerics.synthetic import make_sinc
+from rlsbench.studies.sunyao.config import METHODS
 
-METHODS = ("forward", "rvm_old", "rvm_new")
 LABELS = {"forward": "Forward", "rvm_old": "Old RVM", "rvm_new": "New RVM"}
 
 #: Table 1 of the paper: (mean MSE, std, number of basis vectors) over 20 splits.

@@ -11,7 +11,7 @@
 #   snakemake sunyao_all --cores 2
 #   snakemake sunyao_publish --cores 2 --configfile config/paper.yaml  (-> results/paper/sunyao)
 from rlsbench.studies.sunyao import config as sunyao_config
-from rlsbench.studies.sunyao.experiments import METHODS as SUNYAO_METHODS
+from rlsbench.studies.sunyao.config import METHODS as SUNYAO_METHODS
 
 SUNYAO = part_section("sunyao")
 SUNYAO_DIR = f"{RUNDIR}/sunyao"
