@@ -79,7 +79,7 @@ def alpha_job(data, table, *, settings, threads=1):
     )
     for row in rows:
         log.info("%s fold %d: alpha = %r", dataset.name, row["fold"], row["alpha"])
-    write_table(rows, table)
+    write_table(_with_peak_memory(rows), table)
 
 
 def read_alphas(path):
@@ -159,4 +159,18 @@ def select_job(data, alphas, table, *, method, settings, threads=1):
                 last["test_mse"],
             )
         rows.extend(task_rows)
-    write_table(rows, table)
+    write_table(_with_peak_memory(rows), table)
+
+
+def _with_peak_memory(rows):
+    """``rows`` with the job process's peak resident memory (MB, its finished workers
+    included) in ``job_max_rss_mb``: the job's own measurement, since a child of the job
+    server (:mod:`rlsbench.benchmark.jobserver`) is not the process Snakemake's benchmark
+    watches."""
+    import resource
+
+    peak_kb = max(
+        resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+        resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
+    )
+    return [{**row, "job_max_rss_mb": round(peak_kb / 1024.0, 1)} for row in rows]

@@ -55,21 +55,26 @@ import time
 IDLE_SECONDS = 120.0
 #: Seconds a client waits for a server it started to listen.
 START_SECONDS = 120.0
-#: What the server imports, most needed first, while no job waits: what the jobs of the
-#: workflow need. A job that starts before a module is loaded imports it itself (slower, not
-#: wrong).
-PRELOAD = (
+#: What the server imports before it listens: what nearly every job needs (a job that starts
+#: while the server imports would import it too, twice the work on a busy machine).
+CORE = (
     "numpy",
-    "rlsbench.benchmark.workflow",
     "pandas",
+    "snakemake.script",
+    "rlsbench.benchmark.workflow",
     "rlsbench.benchmark.results",
+    "rlsbench.benchmark.jobs",
+)
+#: What the server imports next, most needed first, while no job waits. A job that starts
+#: before a module is loaded imports it itself (slower, not wrong).
+PRELOAD = (
+    "sklearn.base",
+    "sklearn.model_selection",
+    "sklearn.preprocessing",
     "scipy.linalg",
     "scipy.sparse",
     "scipy.stats",
     "scipy.optimize",
-    "sklearn.base",
-    "sklearn.model_selection",
-    "sklearn.preprocessing",
     "sklearn.linear_model",
     "sklearn.feature_selection",
     "numba",
@@ -79,8 +84,6 @@ PRELOAD = (
     "matplotlib.pyplot",
     "seaborn",
     "yaml",
-    "rlsbench.benchmark.protocol",
-    "rlsbench.benchmark.jobs",
     "rlsbench.benchmark.methods",
     "rlsbench.benchmark.datasets",
     "rlsbench.benchmark.figures",
@@ -335,8 +338,9 @@ def _stale(files) -> bool:
 
 
 def serve(path: str, *, idle_seconds: float | None = None) -> None:
-    """Listen on ``path`` and fork a child for every job; import :data:`PRELOAD` one module
-    at a time while no job waits, so that the first jobs need not wait for all of it."""
+    """Import :data:`CORE`, listen on ``path`` and fork a child for every job; import
+    :data:`PRELOAD` one module at a time while no job waits, so that the first jobs need not
+    wait for all of it."""
     import importlib
     import select
     import warnings
@@ -344,8 +348,10 @@ def serve(path: str, *, idle_seconds: float | None = None) -> None:
     if idle_seconds is None:
         idle_seconds = float(os.environ.get("RLSBENCH_JOBSERVER_IDLE", IDLE_SECONDS))
     os.chdir("/")
-    import snakemake.script  # noqa: F401  (unpickles a request)
-
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name in CORE:
+            importlib.import_module(name)
     files = _source_files()
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     partial = f"{path}.{os.getpid()}"

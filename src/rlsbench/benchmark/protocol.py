@@ -46,7 +46,13 @@ log = logging.getLogger(__name__)
 
 #: Columns whose values depend on the machine's speed; everything else in a result table is
 #: a deterministic function of (config, code, seed).
-TIMING_COLUMNS = ("alpha_time_s", "fit_time_s", "elapsed_s", "score_time_s")
+TIMING_COLUMNS = (
+    "alpha_time_s",
+    "fit_time_s",
+    "elapsed_s",
+    "score_time_s",
+    "job_max_rss_mb",
+)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -182,11 +182,12 @@ def curves_table(frame):
 #: (the λ search of a λ-search job; scoring the path on the held-out fold and by LOO).
 METHOD_TIME = "fit_time_s"
 PROTOCOL_TIMES = {"alpha": ("alpha_time_s",), "select": ("score_time_s",)}
+#: Column of a job's table with the job process's own peak memory (MB).
+PEAK_MEMORY = "job_max_rss_mb"
 
 
-def _task_seconds(table_path, columns, keys):
+def _task_seconds(frame, columns, keys):
     """Sum over a job's tasks (rows unique in ``keys``) of each of ``columns``."""
-    frame = pd.read_csv(table_path)
     present = [c for c in columns if c in frame.columns]
     if not present or frame.empty:
         return dict.fromkeys(columns, 0.0)
@@ -222,7 +223,8 @@ def runtime_table(benchmark_paths, prefix, tables=None):
         held-out fold and by LOO of a selection job); ``other_s`` = ``total_s`` − the two,
         outside both (start-up, reading the data, writing the table; negative only where a
         job's tasks ran side by side on several threads); ``other_share`` = ``other_s`` /
-        ``total_s``; and ``max_rss_mb`` (MB, Snakemake's benchmark of the job's process). A
+        ``total_s``; and ``max_rss_mb``, the job process's peak memory (MB: its table's
+        ``job_max_rss_mb``, else Snakemake's benchmark of the process it started). A
         final ``all`` row has the sums over every job, and in ``mean_s`` the span from the
         first job's start to the last job's end (end = benchmark file time, start = end −
         wall).
@@ -251,9 +253,12 @@ def runtime_table(benchmark_paths, prefix, tables=None):
         }
         if tables is not None:
             protocol = PROTOCOL_TIMES.get(stage, ())
-            used = _task_seconds(tables[i], (METHOD_TIME, *protocol), ("fold", "seed"))
+            frame = pd.read_csv(tables[i])
+            used = _task_seconds(frame, (METHOD_TIME, *protocol), ("fold", "seed"))
             row["method_s"] = used[METHOD_TIME] if stage == "select" else 0.0
             row["protocol_s"] = sum(used[c] for c in protocol)
+            if PEAK_MEMORY in frame.columns and frame[PEAK_MEMORY].notna().any():
+                row["max_rss_mb"] = float(frame[PEAK_MEMORY].max())
         rows.append(row)
     jobs = pd.DataFrame(rows)
     sums = {

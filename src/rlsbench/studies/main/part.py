@@ -55,6 +55,7 @@ PART = Part(
             "protocol_s",
             "other_s",
             "other_share",
+            "job_max_rss_mb",
         }
     ),
     # the greedy RLS paper's ledger (its main and scaling parts' tables: LEDGER.part_files)
