@@ -97,12 +97,24 @@ def _smk(tmp_path, function, out, threads=1, **params):
 
 
 @pytest.fixture
-def env(tmp_path):
-    """The environment of a client whose server lives in ``tmp_path`` (TMPDIR), stopped at
-    the end."""
+def sockets(tmp_path):
+    """A short temporary folder for the server's socket (a Unix socket's path is at most 108
+    bytes, and pytest's tmp_path under xdist can be longer)."""
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="js", dir="/tmp" if os.path.isdir("/tmp") else None)
+    yield Path(folder)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def env(tmp_path, sockets):
+    """The environment of a client whose server lives in its own temporary folder (TMPDIR),
+    stopped at the end."""
     environ = {
         **os.environ,
-        "TMPDIR": str(tmp_path),
+        "TMPDIR": str(sockets),
         "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
         "RLSBENCH_JOBSERVER": "1",
         "RLSBENCH_JOBSERVER_IDLE": "60",
@@ -171,10 +183,25 @@ def test_the_job_bridge_and_client_import_no_heavy_library():
     assert not {m.split(".")[0] for m in bridge} & set(heavy[1:])
 
 
+def test_a_socket_path_too_long_for_the_system_moves_to_tmp(tmp_path):
+    deep = tmp_path / ("d" * 80)
+    deep.mkdir()
+    code = "from rlsbench.benchmark.jobserver import socket_path; print(socket_path())"
+    path = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "TMPDIR": str(deep)},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert len(path.encode()) <= 96 and os.path.basename(path).startswith("rlsbench-")
+
+
 def test_a_job_runs_in_a_child_of_the_server_with_its_streams_and_status(tmp_path, env):
     out = tmp_path / "out.txt"
     done = _client(tmp_path, env, _smk(tmp_path, "write_pid_job", out, text="first"))
     assert done.returncode == 0, done.stderr
+    assert "running the job in its own process" not in done.stderr  # no fallback
     pid, parent, text, leaked = out.read_text().split()
     assert text == "first" and leaked == "0"
     assert int(parent) != os.getpid()  # the server's child, not the client's
@@ -260,20 +287,20 @@ def test_a_changed_source_file_ends_the_server_and_the_next_job_runs_fresh_code(
     assert value == "new" and parent != server
 
 
-def test_switched_off_the_job_runs_in_the_scripts_own_process(tmp_path, env):
+def test_switched_off_the_job_runs_in_the_scripts_own_process(tmp_path, env, sockets):
     out = tmp_path / "out.txt"
     environ = {**env, "RLSBENCH_JOBSERVER": "0"}
     done = _client(tmp_path, environ, _smk(tmp_path, "write_pid_job", out))
     assert done.returncode == 0, done.stderr
-    assert not list(tmp_path.glob("rlsbench-*.sock"))  # no server was started
+    assert not list(sockets.glob("rlsbench-*.sock"))  # no server was started
     assert "stdout of the job: done" in done.stdout
 
 
-def test_a_rule_can_ask_for_its_own_process(tmp_path, env):
+def test_a_rule_can_ask_for_its_own_process(tmp_path, env, sockets):
     out = tmp_path / "out.txt"
     client = _client(
         tmp_path, env, _smk(tmp_path, "write_pid_job", out, own_process=True), wait=False
     )
     assert client.wait(timeout=60) == 0
     assert int(out.read_text().split()[0]) == client.pid  # the job ran in the client itself
-    assert not list(tmp_path.glob("rlsbench-*.sock"))
+    assert not list(sockets.glob("rlsbench-*.sock"))

@@ -51,6 +51,8 @@ import sys
 import tempfile
 import time
 
+from rlsbench.errors import RLSBenchError  # standard library only
+
 #: Seconds a server waits for a job before it ends (``RLSBENCH_JOBSERVER_IDLE`` overrides).
 IDLE_SECONDS = 120.0
 #: Seconds a client waits for a server it started to listen.
@@ -96,7 +98,7 @@ _HEADER = struct.Struct("!I")
 _ENVIRONMENT_SWITCH = "RLSBENCH_JOBSERVER"
 
 
-class JobServerUnavailable(RuntimeError):
+class JobServerUnavailable(RuntimeError, RLSBenchError):
     """No server could be reached or started: the job runs in the client's own process."""
 
 
@@ -145,12 +147,22 @@ def enabled() -> bool:
     return hasattr(os, "fork") and hasattr(socket, "AF_UNIX") and hasattr(socket, "send_fds")
 
 
+#: Longest path a Unix socket may have here (108 bytes on Linux, with room for the suffix the
+#: server binds to before it renames).
+_MAX_SOCKET_PATH = 96
+
+
 def socket_path() -> str:
-    """The server's socket for this user, machine, Python and rlsbench installation."""
+    """The server's socket for this user, machine, Python and rlsbench installation, in the
+    temporary folder (``/tmp`` where that folder's path is too long for a socket)."""
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     key = "\0".join((socket.gethostname(), os.path.realpath(sys.executable), package))
     digest = hashlib.sha256(key.encode()).hexdigest()[:16]
-    return os.path.join(tempfile.gettempdir(), f"rlsbench-{os.getuid()}-{digest}.sock")
+    name = f"rlsbench-{os.getuid()}-{digest}.sock"
+    path = os.path.join(tempfile.gettempdir(), name)
+    if len(os.fsencode(path)) > _MAX_SOCKET_PATH and os.path.isdir("/tmp"):
+        path = os.path.join("/tmp", name)
+    return path
 
 
 def _connect(path):
@@ -354,7 +366,7 @@ def serve(path: str, *, idle_seconds: float | None = None) -> None:
             importlib.import_module(name)
     files = _source_files()
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    partial = f"{path}.{os.getpid()}"
+    partial = f"{path}.{os.getpid() % 100000}"
     listener.bind(partial)
     listener.listen(64)
     os.replace(partial, path)  # appears when it listens

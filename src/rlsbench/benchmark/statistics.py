@@ -36,8 +36,8 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from rlsbench._lazy import lazy_module
 from rlsbench.errors import RLSBenchError
+from rlsbench.lazy import lazy_module
 
 stats = lazy_module("scipy.stats")
 

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from rlsbench._lazy import lazy_module
 from rlsbench.benchmark.methods import Method, int_seed
 from rlsbench.benchmark.methods.ranking import class_labels, ranked_path
+from rlsbench.lazy import lazy_module
 
 # imported at the first selection, not when the workflow reads its methods
 skfs = lazy_module("sklearn.feature_selection")

@@ -20,7 +20,6 @@ import warnings
 
 import numpy as np
 
-from rlsbench._lazy import lazy_module
 from rlsbench.benchmark.methods import Method
 from rlsbench.benchmark.methods.kfold import KFoldFit, KFoldTask
 from rlsbench.benchmark.methods.ranking import (
@@ -29,6 +28,7 @@ from rlsbench.benchmark.methods.ranking import (
     correlation_scores,
     ranked_path,
 )
+from rlsbench.lazy import lazy_module
 
 # imported at the first selection, not when the workflow reads its methods
 sklm = lazy_module("sklearn.linear_model")
