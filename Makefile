@@ -86,8 +86,8 @@ PART ?=
 paper: install
 	@test -n "$(PART)" || { echo "make paper PART=<part>: one of the parts of config/paper.yaml" >&2; exit 2; }
 	$(BIN)/rlsbench config check config/paper.yaml
-	nice -n 10 $(BIN)/snakemake --cores $(CORES) --configfile config/paper.yaml \
-		--config 'mirrors=[$(if $(MIRROR),"$(MIRROR)")]' $(PART)_publish
+	nice -n 10 $(BIN)/snakemake $(PART)_publish --cores $(CORES) --configfile config/paper.yaml \
+		--config 'mirrors=[$(if $(MIRROR),"$(MIRROR)")]'
 
 # A named variant of the paper config (config/variants/<VARIANT>.yaml: our own choice beside the
 # paper's wording), layered on config/paper.yaml: its part run and published under
@@ -111,6 +111,8 @@ variant: install
 identity: install
 	$(BIN)/python -m rlsbench.studies.identity results/runs/paper --committed results/paper
 
+# (The target comes before --config: Snakemake reads every word after --config as a config
+# entry.)
 # Every registry dataset downloaded, verified and prepared into results/datasets/prepared/
 # (MIRROR: a mirror laid out like ../shared/datasets; empty = upstream URLs only).
 MIRROR ?= ../shared/datasets
@@ -124,5 +126,5 @@ datasets: install
 .PHONY: benchmark
 benchmark: install
 	$(BIN)/rlsbench config check config/benchmark.yaml
-	$(BIN)/snakemake --cores $(CORES) --configfile config/benchmark.yaml \
-		--config 'mirrors=[$(if $(MIRROR),"$(MIRROR)")]' main_publish
+	$(BIN)/snakemake main_publish --cores $(CORES) --configfile config/benchmark.yaml \
+		--config 'mirrors=[$(if $(MIRROR),"$(MIRROR)")]'
