@@ -122,7 +122,7 @@ datasets: install
 
 # The reference benchmark (issue 30): config/benchmark.yaml (25 public datasets, 17 methods,
 # statistics across datasets), then its committed copy under results/benchmark/ (from a clean
-# checkout: main_publish refuses a dirty one). ~50 min on 2 cores: results/benchmark/README.md.
+# checkout: main_publish refuses a dirty one). ~25 min on 2 cores: results/benchmark/README.md.
 .PHONY: benchmark
 benchmark: install
 	$(BIN)/rlsbench config check config/benchmark.yaml
