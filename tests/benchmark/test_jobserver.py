@@ -197,6 +197,26 @@ def test_a_socket_path_too_long_for_the_system_moves_to_tmp(tmp_path):
     assert len(path.encode()) <= 96 and os.path.basename(path).startswith("rlsbench-")
 
 
+def test_each_batch_job_has_its_own_server():
+    """A batch system ends every process of a job at its end: a server started by one SLURM
+    job must not serve (and take down) another's jobs."""
+    code = "from rlsbench.benchmark.jobserver import socket_path; print(socket_path())"
+
+    def path(**extra):
+        env = {k: v for k, v in os.environ.items() if k not in ("SLURM_JOB_ID", "PBS_JOBID")}
+        return subprocess.run(
+            [sys.executable, "-c", code],
+            env={**env, **extra},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+
+    plain, first, second = path(), path(SLURM_JOB_ID="17"), path(SLURM_JOB_ID="18")
+    assert len({plain, first, second}) == 3
+    assert path(SLURM_JOB_ID="17") == first
+
+
 def test_a_job_runs_in_a_child_of_the_server_with_its_streams_and_status(tmp_path, env):
     out = tmp_path / "out.txt"
     done = _client(tmp_path, env, _smk(tmp_path, "write_pid_job", out, text="first"))

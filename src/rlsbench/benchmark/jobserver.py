@@ -14,8 +14,9 @@ job (its ``benchmark:``) stays the job's wall time.
 Life cycle
     The first client on a machine starts the server (under a lock, so that concurrent jobs
     start one) and waits until it listens; it listens on a Unix socket in the temporary folder,
-    named after the user, the machine, the Python and the rlsbench installation, so a cluster
-    node serves its own jobs and two checkouts never share one. The server ends after
+    named after the user, the machine, the Python, the rlsbench installation and the batch job
+    (``SLURM_JOB_ID`` and the like), so a cluster job serves its own jobs (a group of them
+    under the SLURM profile) and two checkouts never share one. The server ends after
     :data:`IDLE_SECONDS` without a job, and at once when a source file it imported has changed
     since (an edited method or plugin): the client then starts a new one, so a job never runs
     stale code.
@@ -147,6 +148,10 @@ def enabled() -> bool:
     return hasattr(os, "fork") and hasattr(socket, "AF_UNIX") and hasattr(socket, "send_fds")
 
 
+#: Environment variables naming the batch job a process runs in (SLURM, PBS/Torque, LSF,
+#: Grid Engine).
+_BATCH_JOB_VARIABLES = ("SLURM_JOB_ID", "PBS_JOBID", "LSB_JOBID", "JOB_ID")
+
 #: Longest path a Unix socket may have here (108 bytes on Linux, with room for the suffix the
 #: server binds to before it renames).
 _MAX_SOCKET_PATH = 96
@@ -156,7 +161,10 @@ def socket_path() -> str:
     """The server's socket for this user, machine, Python and rlsbench installation, in the
     temporary folder (``/tmp`` where that folder's path is too long for a socket)."""
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    key = "\0".join((socket.gethostname(), os.path.realpath(sys.executable), package))
+    # one server per batch job: a batch system ends every process of a job when it ends,
+    # and a server shared with another job would take that job's running children with it
+    batch_job = next((os.environ[v] for v in _BATCH_JOB_VARIABLES if os.environ.get(v)), "")
+    key = "\0".join((socket.gethostname(), os.path.realpath(sys.executable), package, batch_job))
     digest = hashlib.sha256(key.encode()).hexdigest()[:16]
     name = f"rlsbench-{os.getuid()}-{digest}.sock"
     path = os.path.join(tempfile.gettempdir(), name)
