@@ -111,8 +111,17 @@ def check_scheduler(slurm_log: Path) -> tuple[int, int, list[str]]:
 
 
 def comparable(frame: pd.DataFrame) -> pd.DataFrame:
+    from rlsbench.benchmark.tables import RUN_DEPENDENT_COLUMNS
+
+    # what the parts declare they measure (Part.measurement_columns: the runtime table's shares
+    # of a job's time among them), then what looks measured by its name
     drop = [
-        c for c in frame if c in TIMING_COLUMNS or c in PROVENANCE_COLUMNS or MEASURED.search(c)
+        c
+        for c in frame
+        if c in TIMING_COLUMNS
+        or c in PROVENANCE_COLUMNS
+        or c in RUN_DEPENDENT_COLUMNS
+        or MEASURED.search(c)
     ]
     return frame.drop(columns=drop)
 
