@@ -61,7 +61,7 @@ def test_the_default_config_s_main_section_parses_into_typed_fields():
     assert settings.random_seeds == (0, 1, 2)
     assert settings.alphas == LambdaGrid(base=2, min_exp=-15, max_exp=15) == DEFAULT_LAMBDA_GRID
     assert (settings.criterion, settings.bias, settings.standardize) == ("squared", 1.0, True)
-    assert (settings.k_max, settings.k_max_per_dataset) == (None, {})
+    assert (settings.k_max, settings.k_max_per_dataset) == (10, {})
     assert (settings.memory_budget_mb, settings.time_budget_s) == (2000, 5)
     assert (settings.flops_per_second, settings.device) == (2.0e9, "cpu")
     # the grid the λ search runs on
@@ -79,7 +79,7 @@ def test_job_and_alpha_settings_are_the_dicts_the_rules_gave_snakemake():
         "criterion": "squared",
         "bias": 1.0,
         "standardize": True,
-        "k_max": None,
+        "k_max": 10,
         "memory_budget_mb": 2000,
         "time_budget_s": 5,
         "flops_per_second": 2.0e9,
