@@ -18,7 +18,10 @@ from rlsbench.benchmark.datasets.errors import DatasetError, FormatError
 from rlsbench.benchmark.datasets.integrity import content_sha256, open_content, sha256_file
 
 _HEAD_BYTES = 1 << 16
-_LIBSVM_LINE = re.compile(rb"^\s*[-+]?[0-9.eE+-]+(\s+[0-9]+:\S+)*\s*(#.*)?$")
+# A label, then ``index:value`` tokens. Any ``name:value`` token counts, so that a line with
+# a negative index or SVMlight's ``qid:`` is guessed LIBSVM and refused by its reader, naming the
+# line, instead of being read as whitespace-separated text with values such as '2:1'.
+_LIBSVM_LINE = re.compile(rb"^\s*[-+]?[0-9.eE+-]+(\s+[^\s:#]*:\S*)*\s*(#.*)?$")
 _NAME = re.compile(r"[^A-Za-z0-9_.-]+")
 _SUFFIXES = (".gz", ".bz2", ".xz", ".data", ".csv", ".tsv", ".txt", ".dat", ".arff", ".libsvm")
 #: A numeric target with more distinct values than this is guessed to be a regression target.
@@ -179,6 +182,7 @@ def entry_for_file(
         Why reading with the guessed options failed; the entry then needs editing.
     """
     from rlsbench.benchmark.datasets.prepare import class_counts, encode_target, read_raw
+    from rlsbench.benchmark.datasets.readers import libsvm_n_features
     from rlsbench.benchmark.datasets.registry import _spec
 
     path = Path(file).expanduser()
@@ -202,11 +206,7 @@ def entry_for_file(
 
     read: dict = {}
     if guessed == "libsvm":
-        from sklearn.datasets import load_svmlight_file
-
-        with open_content(path) as fh:
-            X, _ = load_svmlight_file(fh, zero_based=False)
-        read = {"n_features": int(X.shape[1])}
+        read = {"n_features": libsvm_n_features(path)}
     elif guessed == "arff":
         attributes = [t.split()[1].strip("'\"") for t in text if t.lower().startswith("@attribute")]
         read = {"target": target or (attributes[-1] if attributes else None)}

@@ -102,8 +102,9 @@ def _concat(dataset, parts, files) -> RawTable:
 
 
 # ----------------------------------------------------------------------------------- LIBSVM
-def _libsvm_problem(data: bytes, n_features: int):
-    """First (line, message) making ``data`` invalid LIBSVM (1-based indices <= n_features)."""
+def _libsvm_problem(data: bytes, n_features=None):
+    """First (line, message) making ``data`` invalid LIBSVM (1-based indices <= n_features, no
+    bound when ``n_features`` is None), or None."""
     for number, raw in enumerate(data.split(b"\n"), start=1):
         tokens = raw.split(b"#", 1)[0].split()
         if not tokens:
@@ -120,6 +121,13 @@ def _libsvm_problem(data: bytes, n_features: int):
         for token in tokens[1:]:
             text = token.decode(errors="replace")
             index, sep, value = text.partition(":")
+            if index == "qid" and sep:
+                # scikit-learn's parser drops it silently: a ranking file's query grouping would
+                # be lost without a word, and its rows read as one regression problem
+                return number, (
+                    f"SVMlight query id {text!r}: a ranking file's query grouping has no meaning "
+                    "here (remove the qid: tokens to read it as plain LIBSVM)"
+                )
             if not sep or ":" in value:
                 return number, f"malformed LIBSVM line: token {text!r} is not index:value"
             try:
@@ -132,7 +140,7 @@ def _libsvm_problem(data: bytes, n_features: int):
                     number,
                     f"malformed LIBSVM line: feature index {index} < 1 (indices are 1-based)",
                 )
-            if index > n_features:
+            if n_features is not None and index > n_features:
                 return number, (
                     f"feature index {index} beyond the expected {n_features} features "
                     f"(registry read.n_features)"
@@ -141,6 +149,36 @@ def _libsvm_problem(data: bytes, n_features: int):
                 return number, "malformed LIBSVM line: feature indices are not strictly increasing"
             previous = index
     return None
+
+
+def _load_svmlight(data: bytes, n_features, dataset, path):
+    """``(X, y)`` of LIBSVM ``data`` by scikit-learn's parser; its refusals, and ``qid:`` tokens it
+    would skip, become a FormatError naming the line."""
+    from sklearn.datasets import load_svmlight_file
+
+    try:
+        X, y = load_svmlight_file(
+            io.BytesIO(data), n_features=n_features, dtype=np.float64, zero_based=False
+        )
+    except ValueError as exc:
+        line, message = _libsvm_problem(data, n_features) or (
+            None,
+            f"LIBSVM reader failed: {exc}",
+        )
+        raise FormatError(message, dataset=dataset, file=path, line=line) from exc
+    if b"qid:" in data:
+        problem = _libsvm_problem(data, n_features)
+        if problem is not None:
+            line, message = problem
+            raise FormatError(message, dataset=dataset, file=path, line=line)
+    return X, y
+
+
+def libsvm_n_features(path, *, dataset=None) -> int:
+    """The largest feature index of a LIBSVM file (1-based), after the same checks as
+    :func:`read_libsvm`; a bad line is a FormatError naming it."""
+    X, _ = _load_svmlight(_content(path, dataset), None, dataset, path)
+    return int(X.shape[1])
 
 
 def read_libsvm(paths, *, n_features: int, dataset=None) -> RawTable:
@@ -154,24 +192,16 @@ def read_libsvm(paths, *, n_features: int, dataset=None) -> RawTable:
         Expected feature count; 1-based indices 1..n_features. An index beyond it is an error.
     dataset : str, optional
         For error messages.
-    """
-    from sklearn.datasets import load_svmlight_file
 
+    Notes
+    -----
+    Index 0, a negative index, indices not strictly increasing along a line, and SVMlight's
+    ``qid:`` query ids (ranking files) are refused, naming the line.
+    """
     parts = []
     for path in paths:
         data = _content(path, dataset)
-        try:
-            X, y = load_svmlight_file(
-                io.BytesIO(data), n_features=n_features, dtype=np.float64, zero_based=False
-            )
-        except ValueError as exc:
-            problem = _libsvm_problem(data, n_features)
-            if problem is None:
-                raise FormatError(
-                    f"LIBSVM reader failed: {exc}", dataset=dataset, file=path
-                ) from exc
-            line, message = problem
-            raise FormatError(message, dataset=dataset, file=path, line=line) from exc
+        X, y = _load_svmlight(data, n_features, dataset, path)
         lines = _data_lines(data.split(b"\n"), is_data=lambda s: bool(s.split(b"#", 1)[0].strip()))
         if len(lines) != X.shape[0]:  # pragma: no cover - defensive: unknown line mapping
             lines = np.zeros(X.shape[0], dtype=np.int64)
