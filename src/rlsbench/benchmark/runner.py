@@ -14,12 +14,30 @@ Snakemake runs as ``python -m snakemake`` in a subprocess rather than through
 workflow profile (``profiles/default``: ``rerun-incomplete``, ``show-failed-logs``, ...) and
 the parsing of the extra Snakemake options a user passes after ``--`` — so a run through the
 API would differ from the documented ``snakemake`` command.
+
+Signals (:func:`run_snakemake`)
+    Snakemake runs in a process group of its own, and SIGINT, SIGTERM and SIGHUP to
+    ``rlsbench run`` (Ctrl-C, ``timeout``, a batch system, a closed terminal) are passed on to
+    that group once: Snakemake and its running jobs receive the signal as they would when
+    Snakemake itself ran in the foreground (the job server's clients pass it on to their
+    jobs), Snakemake removes the outputs of the jobs it stopped and its lock, and the command
+    waits for it and exits with its status, so that nothing of the run outlives the command
+    and a rerun resumes. SIGHUP goes on as SIGTERM, which Snakemake handles (it has no
+    handler for SIGHUP and would die leaving its lock). In its own group, Snakemake is not
+    reached a second time by a signal sent to the command's group (Ctrl-C, ``timeout``). On
+    Linux, Snakemake also receives SIGTERM if the command dies without passing a signal on
+    (SIGKILL).
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import os
+import signal
 import subprocess
 import sys
+import threading
 from importlib.resources import files
 from pathlib import Path
 
@@ -191,7 +209,87 @@ def snakemake_command(
     return cmd
 
 
+#: The signals that stop a run, and the signal each is passed on to Snakemake as.
+FORWARDED_SIGNALS = {
+    signal.SIGINT: signal.SIGINT,
+    signal.SIGTERM: signal.SIGTERM,
+    signal.SIGHUP: signal.SIGTERM,
+}
+
+#: prctl(2) option: the signal a process receives when its parent ends (Linux).
+_PR_SET_PDEATHSIG = 1
+
+
+def _stop_with_parent(parent: int):
+    """Preexec function: SIGTERM to the child once ``parent`` has ended (Linux only)."""
+
+    def preexec():
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+        if os.getppid() != parent:  # the parent ended before prctl took effect
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    return preexec
+
+
+def run_snakemake(cmd) -> int:
+    """Run ``cmd`` in a process group of its own, passing stop signals on to that group.
+
+    Parameters
+    ----------
+    cmd : list of str
+        A Snakemake command line (:func:`snakemake_command`).
+
+    Returns
+    -------
+    int
+        The command's exit status; ``128 + N`` when signal N ended it (the shell's convention).
+
+    Notes
+    -----
+    The signals of :data:`FORWARDED_SIGNALS` received while ``cmd`` runs are sent to its
+    process group (the module's docstring says why), one received while it starts once it
+    has. The previous handlers are restored on return. Outside the main thread, where Python
+    cannot handle signals, ``cmd`` runs as a plain child.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return _exit_status(subprocess.run(cmd).returncode)
+    proc = None
+    pending = []
+
+    def forward(signum, frame):
+        if proc is None:
+            pending.append(signum)
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, FORWARDED_SIGNALS[signum])
+
+    previous = {signum: signal.signal(signum, forward) for signum in FORWARDED_SIGNALS}
+    try:
+        proc = subprocess.Popen(
+            cmd,
+            start_new_session=True,
+            preexec_fn=_stop_with_parent(os.getpid()) if sys.platform == "linux" else None,
+        )
+        for signum in pending:
+            forward(signum, None)
+        return _exit_status(proc.wait())
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _exit_status(returncode: int) -> int:
+    return 128 - returncode if returncode < 0 else returncode
+
+
 def run(**kwargs) -> int:
-    """Run :func:`snakemake_command` (same parameters); returns Snakemake's exit status."""
-    cmd = snakemake_command(**kwargs)
-    return subprocess.run(cmd).returncode
+    """Run :func:`snakemake_command` (same parameters) with :func:`run_snakemake`.
+
+    Returns
+    -------
+    int
+        Snakemake's exit status (``128 + N`` when signal N ended it).
+    """
+    return run_snakemake(snakemake_command(**kwargs))
