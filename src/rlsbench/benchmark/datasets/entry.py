@@ -182,7 +182,7 @@ def entry_for_file(
         Why reading with the guessed options failed; the entry then needs editing.
     """
     from rlsbench.benchmark.datasets.prepare import class_counts, encode_target, read_raw
-    from rlsbench.benchmark.datasets.readers import libsvm_n_features
+    from rlsbench.benchmark.datasets.readers import libsvm_n_features, read_arff_attributes
     from rlsbench.benchmark.datasets.registry import _spec
 
     path = Path(file).expanduser()
@@ -205,11 +205,14 @@ def entry_for_file(
     ]
 
     read: dict = {}
+    # the task the file itself declares (an ARFF target declared numeric), over the guess
+    declared_task = None
     if guessed == "libsvm":
         read = {"n_features": libsvm_n_features(path)}
     elif guessed == "arff":
-        attributes = [t.split()[1].strip("'\"") for t in text if t.lower().startswith("@attribute")]
-        read = {"target": target or (attributes[-1] if attributes else None)}
+        declared = {name: kind for _, name, kind in read_arff_attributes(path)}
+        read = {"target": target or (list(declared)[-1] if declared else None)}
+        declared_task = {"numeric": "regression"}.get(declared.get(read["target"]))
     elif guessed in ("delimited", "uci-csv", "dense-text"):
         sep = sep or _guess_sep(text[0])
         guessed = "dense-text" if sep == "whitespace" else "uci-csv"
@@ -250,7 +253,7 @@ def entry_for_file(
         spec = _spec(name, entry)
         table = read_raw(spec, paths=[path])
         raw = [str(v).strip() for v in np.asarray(table.target, dtype=object)]
-        entry["task"] = task or _guess_task(raw)
+        entry["task"] = task or declared_task or _guess_task(raw)
         labels = _labels(entry["task"], raw)
         if labels:
             entry["labels"] = labels

@@ -466,25 +466,55 @@ def read_delimited(
 
 
 # ----------------------------------------------------------------------------------- ARFF
-_ARFF_ATTRIBUTE = re.compile(r"""\s*@attribute\s+('[^']*'|"[^"]*"|\S+)""", re.IGNORECASE)
+_ARFF_ATTRIBUTE = re.compile(r"""\s*@attribute\s+('[^']*'|"[^"]*"|\S+)\s*(\S*)""", re.IGNORECASE)
+#: ARFF type keywords of a number (Weka reads ``integer`` and ``real`` as ``numeric``).
+_ARFF_NUMERIC = ("numeric", "real", "integer")
 
 
-def _check_attributes(header_lines, dataset, path) -> None:
-    """Attribute names are distinct (scipy refuses a repeated one without naming its line)."""
-    seen = {}
+def arff_attributes(header_lines) -> list:
+    """``(line, name, kind)`` of each ``@attribute`` declaration in ``header_lines``.
+
+    ``line`` is 1-based; ``kind`` is ``"numeric"`` (numeric, real, integer), ``"nominal"`` (a
+    ``{...}`` list) or the declared keyword in lower case (``"string"``, ``"date"``,
+    ``"relational"``).
+    """
+    out = []
     for index, line in enumerate(header_lines):
         match = _ARFF_ATTRIBUTE.match(line)
         if match is None:
             continue
-        name = match.group(1).strip("'\"")
+        name, keyword = match.group(1).strip("'\""), match.group(2).lower()
+        if keyword.startswith("{"):
+            kind = "nominal"
+        else:
+            kind = "numeric" if keyword in _ARFF_NUMERIC else keyword
+        out.append((index + 1, name, kind))
+    return out
+
+
+def _check_attributes(header_lines, dataset, path) -> None:
+    """Attribute names are distinct (scipy refuses a repeated one without naming its line), and
+    every attribute is a number or a nominal: a string, date or relational attribute has no
+    numeric encoding here (scipy raises NotImplementedError on strings)."""
+    seen = {}
+    for number, name, kind in arff_attributes(header_lines):
         if name in seen:
             raise FormatError(
-                f"attribute {name!r} declared twice (lines {seen[name]} and {index + 1})",
+                f"attribute {name!r} declared twice (lines {seen[name]} and {number})",
                 dataset=dataset,
                 file=path,
-                line=index + 1,
+                line=number,
             )
-        seen[name] = index + 1
+        seen[name] = number
+        if kind not in ("numeric", "nominal"):
+            raise FormatError(
+                f"attribute {name!r} has type {kind}, which has no numeric encoding (numeric "
+                "and nominal attributes only): delete the attribute, or declare its values "
+                "as a nominal {...}",
+                dataset=dataset,
+                file=path,
+                line=number,
+            )
 
 
 def _arff_rows(text_lines, start, dataset, path):
@@ -507,7 +537,8 @@ def _arff_rows(text_lines, start, dataset, path):
 
 
 def _arff_problem(rows, meta):
-    """First ``(line, message)`` of a value scipy's parser rejects, or None."""
+    """First ``(line, message)`` of a value that is neither a number of a numeric attribute nor a
+    declared value of a nominal one (``?``, missing, passes), or None."""
     for number, fields in rows:
         for name, value in zip(meta.names(), fields):
             kind, levels = meta[name]
@@ -523,11 +554,30 @@ def _arff_problem(rows, meta):
     return None
 
 
-def read_arff(paths, *, target, missing="error", dataset=None, **_ignored) -> RawTable:
-    """Read ARFF files with :func:`scipy.io.arff.loadarff`; nominal attributes are one-hot encoded.
+def _arff_header_end(text_lines, dataset, path) -> int:
+    """0-based index of the ``@data`` line."""
+    start = next((i for i, s in enumerate(text_lines) if s.strip().lower() == "@data"), None)
+    if start is None:
+        raise FormatError("malformed ARFF: no @data line", dataset=dataset, file=path)
+    return start
 
-    One 0/1 column per declared value, in the order the header declares them, named
-    ``attribute=value``. ``target`` names the attribute to predict.
+
+def read_arff_attributes(path, *, dataset=None) -> list:
+    """``(line, name, kind)`` of the attributes an ARFF file declares (see
+    :func:`arff_attributes`), after the header checks of :func:`read_arff`."""
+    text_lines = _content(path, dataset).decode("utf-8", errors="replace").splitlines()
+    header = text_lines[: _arff_header_end(text_lines, dataset, path)]
+    _check_attributes(header, dataset, path)
+    return arff_attributes(header)
+
+
+def read_arff(paths, *, target, missing="error", dataset=None, **_ignored) -> RawTable:
+    """Read ARFF files; nominal attributes are one-hot encoded.
+
+    The header is parsed by :func:`scipy.io.arff.loadarff`, the data rows by :mod:`csv` (quoted
+    values in ``'`` or ``"``). One 0/1 column per declared value, in the order the header
+    declares them, named ``attribute=value``. ``target`` names the attribute to predict.
+    String, date and relational attributes are refused, naming their declaration's line.
     """
     from scipy.io import arff
 
@@ -536,9 +586,7 @@ def read_arff(paths, *, target, missing="error", dataset=None, **_ignored) -> Ra
         data = _content(path, dataset)
         text = data.decode("utf-8", errors="replace")
         text_lines = text.splitlines()
-        start = next((i for i, s in enumerate(text_lines) if s.strip().lower() == "@data"), None)
-        if start is None:
-            raise FormatError("malformed ARFF: no @data line", dataset=dataset, file=path)
+        start = _arff_header_end(text_lines, dataset, path)
         _check_attributes(text_lines[:start], dataset, path)
         try:
             _, meta = arff.loadarff(io.StringIO("\n".join(text_lines[: start + 1]) + "\n"))
@@ -556,14 +604,15 @@ def read_arff(paths, *, target, missing="error", dataset=None, **_ignored) -> Ra
                     file=path,
                     line=number,
                 )
-        try:
-            records, meta = arff.loadarff(io.StringIO(text))
-        except (arff.ArffError, ValueError, IndexError) as exc:
-            line, message = _arff_problem(rows, meta) or (None, f"malformed ARFF: {exc}")
-            raise FormatError(message, dataset=dataset, file=path, line=line) from exc
+        # The values come from our own rows, not from scipy's data parser: scipy guesses the
+        # quote character from the first data row only, so that `'b c'` after a row without
+        # quotes kept its quotes and was refused as "not in ('a', 'b c')".
+        problem = _arff_problem(rows, meta)
+        if problem is not None:
+            line, message = problem
+            raise FormatError(message, dataset=dataset, file=path, line=line)
+        records = {name: [fields[j] for _, fields in rows] for j, name in enumerate(meta.names())}
         lines = np.asarray([number for number, _ in rows], dtype=np.int64)
-        if len(lines) != len(records):  # pragma: no cover - defensive
-            lines = np.zeros(len(records), dtype=np.int64)
         attributes = list(meta.names())
         if target not in attributes:
             raise FormatError(
@@ -572,14 +621,12 @@ def read_arff(paths, *, target, missing="error", dataset=None, **_ignored) -> Ra
                 file=path,
             )
         blocks, names = [], []
-        missing_rows = np.zeros(len(records), dtype=bool)
+        missing_rows = np.zeros(len(rows), dtype=bool)
         for name in attributes:
             kind, levels = meta[name]
             column = records[name]
             if kind == "nominal":
-                decoded = np.array(
-                    [v.decode() if isinstance(v, bytes) else str(v) for v in column], dtype=object
-                )
+                decoded = np.array(column, dtype=object)
                 missing_rows |= decoded == "?"
                 if name == target:
                     target_values = decoded
@@ -587,7 +634,7 @@ def read_arff(paths, *, target, missing="error", dataset=None, **_ignored) -> Ra
                 blocks.append(np.stack([(decoded == v).astype(np.float64) for v in levels], 1))
                 names.extend(f"{name}={v}" for v in levels)
             elif kind == "numeric":
-                values = np.asarray(column, dtype=np.float64)
+                values = np.array([np.nan if v == "?" else float(v) for v in column])
                 missing_rows |= np.isnan(values)
                 if name == target:
                     target_values = values
