@@ -50,6 +50,19 @@ def _head_lines(path) -> list:
     return [line for line in lines if line.strip()]
 
 
+def _head_records(path, sep) -> list:
+    """The fields of the rows in the file's first bytes, split as the reader splits them (a
+    CSV parser: a quoted field may span lines)."""
+    from rlsbench.benchmark.datasets.readers import _records
+
+    with open_content(path) as fh:
+        head = fh.read(_HEAD_BYTES)
+    records = _records(head.decode("utf-8", errors="replace").splitlines(), sep)
+    if len(head) == _HEAD_BYTES:
+        records = records[:-1]  # the last one may be cut
+    return [[f.strip() for f in fields] for _, fields in records]
+
+
 def _guess_format(lines) -> str:
     if not lines:
         raise DatasetError("empty file (no data rows)")
@@ -70,11 +83,6 @@ def _guess_sep(first_line: str) -> str:
         if sep in first_line:
             return sep
     return "whitespace"
-
-
-def _fields(line: str, sep: str) -> list:
-    parts = line.split() if sep == "whitespace" else line.split(sep)
-    return [p.strip() for p in parts]
 
 
 def _label_value(text):
@@ -216,12 +224,13 @@ def entry_for_file(
     elif guessed in ("delimited", "uci-csv", "dense-text"):
         sep = sep or _guess_sep(text[0])
         guessed = "dense-text" if sep == "whitespace" else "uci-csv"
-        first = _fields(text[0], sep)
-        second = _fields(text[1], sep) if len(text) > 1 else []
+        records = _head_records(path, sep) or [[]]
+        first = records[0]
+        second = records[1] if len(records) > 1 else []
         if header is None:
             header = not any(_is_number(v) for v in first) and any(_is_number(v) for v in second)
         read = {"sep": sep, "header": bool(header), "target": _target_ref(target)}
-        rows = [_fields(t, sep) for t in text[1 if header else 0 :]]
+        rows = records[1 if header else 0 :]
         if any("?" in row for row in rows):
             read.update(na_values=["?"], missing="drop-rows")
         read.update(_non_numeric_columns(first if header else None, rows, read["target"]))

@@ -239,26 +239,38 @@ def _column(ref, columns, dataset, path, what):
 _PANDAS_LINE = re.compile(r"\bline (\d+)\b")
 
 
-def _field_counts(text_lines, sep) -> list:
-    """``(line number, field count)`` of every non-blank line (csv rules for quoted fields)."""
-    numbered = [(i + 1, s) for i, s in enumerate(text_lines) if s.strip()]
+def _records(text_lines, sep) -> list:
+    """``(first line, fields)`` of every non-blank row, 1-based lines.
+
+    Delimited text is split by :mod:`csv` with pandas' quoting rules (``"`` quotes, doubled
+    inside), so that a quoted field spanning lines stays one field of one row and the rows after
+    it keep their own line numbers; whitespace-separated text is split line by line.
+    """
     if sep == "whitespace":
-        return [(n, len(s.split())) for n, s in numbered]
-    rows = csv.reader((s for _, s in numbered), delimiter=sep, skipinitialspace=True)
-    return [(n, len(fields)) for (n, _), fields in zip(numbered, rows)]
+        return [(i + 1, s.split()) for i, s in enumerate(text_lines) if s.strip()]
+    reader = csv.reader(
+        io.StringIO("\n".join(text_lines) + "\n", newline=""),
+        delimiter=sep,
+        skipinitialspace=True,
+    )
+    out, consumed = [], 0
+    for fields in reader:
+        if any(f.strip() for f in fields):
+            out.append((consumed + 1, fields))
+        consumed = reader.line_num
+    return out
 
 
-def _check_width(text_lines, sep, dataset, path) -> None:
+def _check_width(records, dataset, path) -> None:
     """Every row has as many fields as the first one: a short or long row (a truncated file, a
     stray separator) is named by its line instead of shifting or padding values."""
-    counts = _field_counts(text_lines, sep)
-    if not counts:
+    if not records:
         return
-    first_line, width = counts[0]
-    for number, count in counts[1:]:
-        if count != width:
+    first_line, first = records[0]
+    for number, fields in records[1:]:
+        if len(fields) != len(first):
             raise FormatError(
-                f"row has {count} fields, the first row (line {first_line}) has {width}",
+                f"row has {len(fields)} fields, the first row (line {first_line}) has {len(first)}",
                 dataset=dataset,
                 file=path,
                 line=number,
@@ -275,18 +287,14 @@ def _undecodable(data: bytes) -> tuple:
     return None, None, b""
 
 
-def _check_header(text_lines, sep, dataset, path) -> None:
+def _check_header(records, dataset, path) -> None:
     """Every column name in the header is distinct: pandas would rename a repeated one (``rej``
     -> ``rej.1``), so that ``target: rej`` silently picked the first of the two columns."""
-    numbered = [(i + 1, s) for i, s in enumerate(text_lines) if s.strip()]
-    if not numbered:
+    if not records:
         return
-    number, line = numbered[0]
-    line = line.removeprefix("\ufeff")  # a UTF-8 byte order mark, which pandas skips too
-    if sep == "whitespace":
-        fields = line.split()
-    else:
-        fields = next(csv.reader([line], delimiter=sep, skipinitialspace=True))
+    number, fields = records[0]
+    if fields:
+        fields = [fields[0].removeprefix("\ufeff"), *fields[1:]]  # a BOM, which pandas skips
     seen = {}
     for position, name in enumerate((f.strip() for f in fields), start=1):
         if name in seen:
@@ -361,9 +369,10 @@ def read_delimited(
     for path in paths:
         data = _content(path, dataset)
         text_lines = data.decode("utf-8", errors="replace").splitlines()
-        _check_width(text_lines, sep, dataset, path)
+        records = _records(text_lines, sep)
+        _check_width(records, dataset, path)
         if header:
-            _check_header(text_lines, sep, dataset, path)
+            _check_header(records, dataset, path)
         try:
             frame = pd.read_csv(
                 io.BytesIO(data),
@@ -392,7 +401,7 @@ def read_delimited(
                 file=path,
                 line=int(where.group(1)) if where else None,
             ) from exc
-        lines = _data_lines(text_lines, skip=1 if header else 0)
+        lines = np.asarray([number for number, _ in records[1 if header else 0 :]], dtype=np.int64)
         if len(lines) != len(frame):  # pragma: no cover - defensive
             lines = np.zeros(len(frame), dtype=np.int64)
         if column_names is not None and not header:
