@@ -30,10 +30,15 @@ if workflow.config_settings.configfiles:
             read_config_file(_configfile)
     config.setdefault("run_name", Path(workflow.config_settings.configfiles[-1]).stem)
 else:
+    # the working directory's config/config.yaml (a clone's), else the workflow's own: an
+    # installed Snakefile runs from any directory (`snakemake -s <site-packages>/.../Snakefile`)
+    _default_config = "config/config.yaml"
+    if not os.path.exists(_default_config):
+        _default_config = os.path.join(workflow.basedir, "config", "config.yaml")
     with config_errors_end_the_run():
-        read_config_file("config/config.yaml")
+        read_config_file(_default_config)
 
-    configfile: "config/config.yaml"
+    configfile: _default_config
 
 
 report: "workflow/report/workflow.rst"

@@ -17,13 +17,17 @@ from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
 
-#: Paths relative to the checkout that make up the runnable workflow.
+#: Paths relative to the checkout that make up the runnable workflow, then what `rlsbench init`
+#: writes into a project besides its config (rlsbench.benchmark.starter: the SLURM profile, the
+#: next-paper example).
 WORKFLOW_FILES = (
     "Snakefile",
     "workflow",
     "config/config.yaml",
     "profiles/default",
     "environment.yml",
+    "profiles/slurm",
+    "docs/examples/next_paper",
 )
 
 
@@ -35,7 +39,7 @@ class build_py_with_workflow(build_py):  # noqa: N801 - setuptools command namin
         target = Path(self.build_lib) / "rlsbench" / "_workflow"
         if target.exists():
             shutil.rmtree(target)
-        ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".snakemake")
+        ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".snakemake", "*.egg-info")
         for name in WORKFLOW_FILES:
             source = ROOT / name
             if not source.exists():

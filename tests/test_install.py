@@ -26,13 +26,15 @@ CSV = b"1.0,2.0,a\n2.0,1.0,b\n3.0,0.5,a\n0.5,3.0,b\n"
 
 
 def _run(cmd, cwd, timeout=300, env=None):
+    # no PYTHONPATH: rlsbench must come from the wheel, not from a source tree named there
+    clean = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     return subprocess.run(
         [str(c) for c in cmd],
         cwd=cwd,
         capture_output=True,
         text=True,
         timeout=timeout,
-        env={**os.environ, **(env or {})},
+        env={**clean, **(env or {})},
     )
 
 
@@ -50,7 +52,7 @@ def installed(tmp_path_factory):
     for name in ("setup.py", "MANIFEST.in", "Snakefile", "environment.yml", "config/config.yaml"):
         (source / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(REPO / name, source / name)
-    for name in ("workflow", "profiles/default"):
+    for name in ("workflow", "profiles/default", "profiles/slurm", "docs/examples/next_paper"):
         shutil.copytree(REPO / name, source / name, ignore=ignore)
     dist = root / "dist"
     built = _run(
@@ -216,3 +218,71 @@ def test_run_dry_runs_the_packaged_workflow_from_an_empty_directory(installed, t
     assert "rlsbench plan for run 'default'" in output
     assert "results/runs/default/main/tables/summary.csv" in output
     assert (empty / ".snakemake").is_dir()
+
+
+def _workflow_root(python, cwd) -> Path:
+    code = "from rlsbench.benchmark.runner import workflow_root; print(workflow_root())"
+    root = _run([python, "-c", code], cwd=cwd)
+    assert root.returncode == 0, root.stderr
+    return Path(root.stdout.strip())
+
+
+def test_the_installed_snakefile_runs_with_its_own_default_config(installed, tmp_path):
+    """Plain ``snakemake -s <installed Snakefile>``, no --configfile, from an empty directory
+    (no config/config.yaml there): the workflow falls back to the config it ships."""
+    python, _, _ = installed
+    snakefile = _workflow_root(python, tmp_path) / "Snakefile"
+    assert snakefile.is_relative_to(python.parent.parent)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    done = _run([python, "-m", "snakemake", "-s", snakefile, "-n", "--cores", "1"], cwd=empty)
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output[-3000:]
+    assert "rlsbench plan for run 'default'" in output
+    assert "results/runs/default/main/tables/summary.csv" in output
+
+
+def test_init_writes_the_starter_project_from_the_wheel(installed, tmp_path):
+    _, bin_dir, outside = installed
+    project = tmp_path / "project"
+    done = _run([bin_dir / "rlsbench", "init", project], cwd=outside)
+    assert done.returncode == 0, done.stderr
+    shipped = {
+        "config.yaml": "config/config.yaml",
+        "profiles/slurm/config.yaml": "profiles/slurm/config.yaml",
+        "next_paper.yaml": "docs/examples/next_paper/next_paper.yaml",
+        "make_my_data.py": "docs/examples/next_paper/make_my_data.py",
+        "my-ranker/my_ranker.py": "docs/examples/next_paper/my-ranker/my_ranker.py",
+        "my-ranker/pyproject.toml": "docs/examples/next_paper/my-ranker/pyproject.toml",
+    }
+    written = sorted(str(p.relative_to(project)) for p in project.rglob("*") if p.is_file())
+    assert written == sorted(shipped)
+    for name, source in shipped.items():
+        assert (project / name).read_bytes() == (REPO / source).read_bytes(), name
+    again = _run([bin_dir / "rlsbench", "init", project], cwd=outside)
+    assert again.returncode == 1
+    assert again.stderr == (
+        f"rlsbench: error: {project / 'config.yaml'}: exists (and 5 more); nothing written "
+        "(rlsbench init --force overwrites)\n"
+    )
+
+
+def test_the_report_dependencies_are_declared(installed, tmp_path):
+    """`rlsbench run main_all -- --report ...` needs Snakemake's report extra (pygments): a
+    dependency of the wheel, not of the test environment alone."""
+    from packaging.requirements import Requirement
+
+    python, _, _ = installed
+    code = "from importlib.metadata import requires; print(chr(10).join(requires('{}')))"
+    ours = _run([python, "-c", code.format("rlsbench")], cwd=tmp_path)
+    assert ours.returncode == 0, ours.stderr
+    requirements = [Requirement(line) for line in ours.stdout.splitlines()]
+    (snakemake,) = [r for r in requirements if r.name == "snakemake" and r.marker is None]
+    theirs = _run([python, "-c", code.format("snakemake")], cwd=tmp_path).stdout.splitlines()
+    brought = {
+        Requirement(line).name
+        for line in theirs
+        if Requirement(line).marker is not None
+        and any(Requirement(line).marker.evaluate({"extra": e}) for e in snakemake.extras)
+    }
+    assert "pygments" in brought

@@ -368,6 +368,37 @@ def add_run_command(subparsers) -> None:
     p.set_defaults(func=_run_workflow)
 
 
+# ----------------------------------------------------------------------------------- init
+def _init_project(args) -> int:
+    from rlsbench.benchmark.starter import init_project
+
+    written = init_project(args.directory, force=args.force)
+    for path in written:
+        print(path)
+    print(
+        f"rlsbench: {len(written)} files in {args.directory}; there: "
+        "rlsbench run --configfile config.yaml --dry-run",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def add_init_command(subparsers) -> None:
+    p = subparsers.add_parser(
+        "init",
+        help="write a starter project: the default config, the SLURM profile, the next-paper "
+        "example",
+        description="Write into DIRECTORY (created if missing) what the documentation works "
+        "with, from this install: config.yaml (the embedded default config), profiles/slurm/ "
+        "(docs: Running on a SLURM cluster) and the next-paper example (next_paper.yaml, "
+        "make_my_data.py, my-ranker/; docs: Getting started). Refuses to overwrite a file "
+        "unless --force; nothing is written then.",
+    )
+    p.add_argument("directory", metavar="DIRECTORY", help="the project folder")
+    p.add_argument("--force", action="store_true", help="overwrite files that exist")
+    p.set_defaults(func=_init_project)
+
+
 # ----------------------------------------------------------------------------------- methods
 def _methods_list(args) -> int:
     from rlsbench.benchmark.methods import (
@@ -462,6 +493,7 @@ COMMANDS = {
     "config": add_config_commands,
     "methods": add_methods_commands,
     "run": add_run_command,
+    "init": add_init_command,
     "investigate": add_investigate_command,
 }
 
