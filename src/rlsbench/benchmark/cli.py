@@ -183,8 +183,21 @@ def _datasets_prepare(args) -> int:
 
 
 def _datasets_hash(args) -> int:
+    from pathlib import Path
+
+    from rlsbench.benchmark.atomic import atomic_path
+    from rlsbench.benchmark.datasets import DatasetError
     from rlsbench.benchmark.datasets.entry import entry_for_file, render_entry
 
+    output = Path(args.output) if args.output else None
+    if output is not None and output.exists():
+        raise DatasetError(
+            "exists: `datasets hash --output` writes a new registry file (copy the entry into "
+            "an existing one by hand, or name another file)",
+            file=output,
+        )
+    # a registry resolves a relative `path:` against its own directory
+    registry_dir = output.absolute().parent if output is not None else Path.cwd()
     name, entry, problem = entry_for_file(
         args.file,
         name=args.name,
@@ -194,8 +207,15 @@ def _datasets_hash(args) -> int:
         sep=args.sep,
         header=args.header,
         urls=args.url,
+        registry_dir=registry_dir,
     )
-    print(render_entry(name, entry, problem=problem), end="")
+    text = render_entry(name, entry, problem=problem, registry_dir=registry_dir)
+    if output is None:
+        print(text, end="")
+    else:
+        with atomic_path(output) as tmp:
+            Path(tmp).write_text(text)
+        print(f"rlsbench: wrote the entry of {name!r} to {output}", file=sys.stderr)
     if problem:
         print(f"rlsbench: warning: {problem}", file=sys.stderr)
     return 0
@@ -292,6 +312,14 @@ def add_datasets_commands(subparsers) -> None:
         action="append",
         default=[],
         help="where others can download the same bytes (repeatable); replaces the local path",
+    )
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="REGISTRY",
+        help="write the registry file REGISTRY (a new file) instead of printing it; the local "
+        "path is written relative to REGISTRY's directory (default: printed, relative to the "
+        "current directory, where the file is meant to be saved)",
     )
     p.set_defaults(func=_datasets_hash)
 

@@ -8,6 +8,7 @@ printed entry says which fields are guesses.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -158,6 +159,7 @@ def entry_for_file(
     sep=None,
     header=None,
     urls=(),
+    registry_dir=None,
 ) -> tuple[str, dict, str | None]:
     """Registry entry (plain data) for a local file, and why it could not be read (or None).
 
@@ -179,6 +181,9 @@ def entry_for_file(
         Delimited text only; default guessed (a first line of names above numbers).
     urls : sequence of str
         Where others download the same bytes; when given, they replace the local path.
+    registry_dir : path-like, optional
+        The directory of the registry file the entry is meant for: the local ``path`` is
+        written relative to it, as registries resolve it (default: the current directory).
 
     Returns
     -------
@@ -238,7 +243,8 @@ def entry_for_file(
     if urls:
         file_entry["upstream"] = list(urls)
     else:
-        file_entry["path"] = str(path.resolve())
+        base = Path(registry_dir if registry_dir is not None else Path.cwd()).resolve()
+        file_entry["path"] = Path(os.path.relpath(path.resolve(), base)).as_posix()
     file_entry["sha256"] = stored
     if content != stored:
         file_entry["content_sha256"] = content
@@ -286,14 +292,22 @@ def entry_for_file(
     return name, entry, None
 
 
-def render_entry(name: str, entry: dict, *, problem=None) -> str:
-    """The entry as a user registry file (YAML) with comments on what to check."""
+def render_entry(name: str, entry: dict, *, problem=None, registry_dir=None) -> str:
+    """The entry as a user registry file (YAML) with comments on what to check.
+
+    ``registry_dir`` is the directory the file's relative ``path:`` entries were written for.
+    """
     lines = [
         "# A user dataset registry, written by `rlsbench datasets hash`.",
         "# The digests are exact; format, read options, task and labels are guesses: check them.",
         "# Use it with `rlsbench datasets --registry-extra THIS_FILE ...` or list it under",
         "# `dataset_registries:` in the workflow config; then `main.datasets: [NAME]` etc. work.",
     ]
+    if registry_dir is not None and any("path" in f for f in entry.get("files", ())):
+        lines.append(
+            f"# `path:` is relative to {Path(registry_dir).resolve()}, the directory this file "
+            "is meant to be saved in (registries resolve it against their own directory)."
+        )
     if problem:
         lines.append(f"# NOT READABLE AS GUESSED: {problem}")
     document = {"version": 1, "datasets": {name: entry}}
