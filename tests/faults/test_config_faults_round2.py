@@ -160,15 +160,16 @@ def test_a_tab_in_the_config_file_names_the_file_line_and_column(tmp_path):
 
 def test_a_tab_in_a_configfile_is_named_by_rlsbench_config_check(tmp_path):
     """Snakemake reads a --configfile on its command line, before the Snakefile runs, and says
-    only "Config file is not valid JSON or YAML" (pinned here: if a Snakemake release names the
-    file, this documents a fixed upstream defect). `rlsbench config check FILE`, which
-    `make reproduce` and the paper targets run first, names file, line and column."""
+    only "Config file is not valid JSON or YAML"; rlsbench's config guard (issue 45, the plugin
+    module snakemake_logger_plugin_rlsbench_config_guard) reads it first and names file, line
+    and column, as `rlsbench config check FILE` does."""
     text = yaml.safe_dump(DEFAULT).replace("\n  enabled: true", "\n\tenabled: true", 1)
     line = text[: text.index("\t")].count("\n") + 1
     given = tmp_path / "mine.yaml"
     given.write_text(text)
     proc, out = dry_run(tmp_path, None, "--configfile", str(given))
-    assert proc.returncode == 1 and "not valid JSON or YAML" in out, out[-3000:]
+    assert proc.returncode == 1, out[-3000:]
+    assert re.search(rf"^config file .*mine\.yaml, line {line}, column 1: .*'\\t'", out, re.M)
     assert not (tmp_path / "results").exists()
     check = subprocess.run(
         [sys.executable, "-m", "rlsbench", "config", "check", str(given)],
@@ -218,11 +219,12 @@ def test_a_config_file_that_is_not_a_mapping_is_named(tmp_path):
 
 
 def test_a_configfile_that_does_not_exist_is_named(tmp_path):
-    # Snakemake's command line reads --configfile before the Snakefile runs: its message (with
-    # a traceback in Snakemake 9) is the one the user sees, and it names the file
+    # Snakemake's command line reads --configfile before the Snakefile runs: rlsbench's config
+    # guard reads it first (issue 45) and names it in one line, without a traceback
     proc, out = dry_run(tmp_path, None, "--configfile", "no-such-config.yaml")
     assert proc.returncode == 1 and "Job stats" not in out, out[-3000:]
-    assert re.search(r"No such file or directory: 'no-such-config\.yaml'", out), out[-3000:]
+    assert re.search(r"^config file no-such-config\.yaml: No such file or directory$", out, re.M)
+    assert "Traceback" not in out
     assert not (tmp_path / "results").exists()
 
 

@@ -329,7 +329,7 @@ def _config_check(args) -> int:
 
     for path in args.files:
         read_config_file(path)
-        print(f"{path}: readable (YAML/JSON, no key given twice)")
+        print(f"{path}: readable (YAML/JSON, no key given twice, no templating, no alias bomb)")
     return 0
 
 
@@ -339,8 +339,10 @@ def add_config_commands(subparsers) -> None:
         help="check config files before a run",
         description="Snakemake reads a --configfile before the workflow's own checks run, and "
         "its message of a YAML error (a tab in the indentation, say) names neither the file "
-        "nor the line: `rlsbench config check FILE` does. The values themselves are checked "
-        "by the workflow (snakemake -n).",
+        "nor the line: `rlsbench config check FILE` does. It also refuses what Snakemake "
+        "would read silently: a key given twice (YAML or JSON), the `__use_yte__` marker of "
+        "YTE templating (Python run while the file is read) and aliases that expand beyond "
+        "any config's size. The values themselves are checked by the workflow (snakemake -n).",
     )
     sub = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     p = sub.add_parser("check", help="read FILE... as Snakemake would; name the file, line "

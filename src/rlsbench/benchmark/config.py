@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 import sys
 from collections.abc import Callable, Mapping
 
@@ -51,12 +52,52 @@ def config_errors_end_the_run():
         raise SystemExit(" ".join(str(exc).split("\n"))) from None
 
 
+class _RepeatedJSONKey(Exception):
+    """A key given twice in one JSON object (not a ValueError: that means "not JSON")."""
+
+
+def _unique_pairs(pairs):
+    names = set()
+    for name, _ in pairs:
+        if name in names:
+            raise _RepeatedJSONKey(name)
+        names.add(name)
+    return dict(pairs)
+
+
+def _json_yte_marker(data) -> bool:
+    from rlsbench.benchmark._yaml import YTE_MARKER
+
+    if isinstance(data, dict):
+        return any(YTE_MARKER in k or _json_yte_marker(v) for k, v in data.items())
+    if isinstance(data, list):
+        return any(_json_yte_marker(v) for v in data)
+    return isinstance(data, str) and YTE_MARKER in data
+
+
+def _refuse_yte(path, where: str) -> ConfigError:
+    from rlsbench.benchmark._yaml import YTE_MARKER
+
+    return ConfigError(
+        f"config file {path}{where}: {YTE_MARKER!r} would make Snakemake render the file with "
+        "YTE templating, which runs Python while the file is read; a config file is plain "
+        f"YAML or JSON (remove {YTE_MARKER!r})"
+    )
+
+
+def _where(mark) -> str:
+    return f", line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+
+
 def read_config_file(path) -> dict:
     """A config file (JSON or YAML) as Snakemake reads it, with the errors it lets pass named.
 
-    Snakemake's own message of a YAML error names neither the file nor the line, and a key
-    given twice in one mapping silently keeps its last value (a second ``main:`` drops the
-    first whole).
+    Snakemake's own message of a YAML error names neither the file nor the line; a key
+    given twice in one mapping or JSON object silently keeps its last value (a second
+    ``main:`` drops the first whole); a file with ``__use_yte__: true`` is rendered through
+    YTE templating, whose ``?expression`` keys and values are Python run while the file is
+    read; and aliases can expand a few kilobytes to hundreds of millions of values. All four
+    are refused here, before anything constructs the file's values.
 
     Parameters
     ----------
@@ -70,49 +111,150 @@ def read_config_file(path) -> dict:
     Raises
     ------
     ConfigError
-        ``config file <path>, line L, column C: <what YAML says>`` (a key given twice, a tab
-        in the indentation, ...), or a file that is missing or holds no mapping.
+        ``config file <path>, line L, column C: <what is wrong>`` (a key given twice, a tab
+        in the indentation, the YTE marker ``__use_yte__`` anywhere, aliases expanding to
+        more than :data:`~rlsbench.benchmark._yaml.MAX_EXPANDED` values, ...), or a file
+        that is missing or holds no mapping. A JSON file's message names the key, not the
+        line (the JSON reader gives none).
     """
     import json
 
     import yaml
 
-    from rlsbench.benchmark._yaml import repeated_key
+    from rlsbench.benchmark._yaml import (
+        MAX_EXPANDED,
+        YTE_MARKER,
+        oversized,
+        repeated_key,
+        yte_marker,
+    )
 
     try:
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
     except OSError as exc:
         raise ConfigError(f"config file {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"config file {path}: not UTF-8 text ({exc.reason})") from None
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_unique_pairs)
+    except _RepeatedJSONKey as exc:
+        raise ConfigError(
+            f"config file {path}: key {exc.args[0]!r} is given twice in the same JSON object"
+        ) from None
     except ValueError:
         loader = yaml.SafeLoader(text)
         try:
             node = loader.get_single_node()
+            marker = yte_marker(node)
+            if marker is not None:
+                raise _refuse_yte(path, _where(marker.start_mark))
+            bomb = oversized(node)
+            if bomb:
+                raise ConfigError(
+                    f"config file {path}{_where(bomb[0].start_mark)}: its aliases expand this "
+                    f"value to {bomb[1]} values, more than the {MAX_EXPANDED} a config may "
+                    "hold (write the values out, or alias fewer)"
+                )
             found = repeated_key(node)
             if found:
                 key_path, _, second = found
-                mark = second.start_mark
                 raise ConfigError(
-                    f"config file {path}, line {mark.line + 1}, column {mark.column + 1}: "
+                    f"config file {path}{_where(second.start_mark)}: "
                     f"key {key_path[-1]!r} is given twice in the same mapping"
                 )
             data = None if node is None else loader.construct_document(node)
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
-            where = f", line {mark.line + 1}, column {mark.column + 1}" if mark else ""
             what = " ".join(str(part) for part in (exc.context, exc.problem) if part)
-            raise ConfigError(f"config file {path}{where}: {what}") from None
+            raise ConfigError(f"config file {path}{_where(mark)}: {what}") from None
         except yaml.YAMLError as exc:
             raise ConfigError(f"config file {path}: {exc}") from None
         finally:
             loader.dispose()
+    else:
+        if _json_yte_marker(data):
+            line = text[: text.find(YTE_MARKER)].count("\n") + 1
+            where = f", line {line}" if YTE_MARKER in text else ""
+            raise _refuse_yte(path, where)
     if not isinstance(data, dict):
         raise ConfigError(
             f"config file {path}: holds {type(data).__name__}, not a mapping of config keys"
         )
     return data
+
+
+#: Snakemake's own search for a Snakefile when no ``--snakefile`` is given (its cwd).
+SNAKEFILE_CHOICES = ("Snakefile", "snakefile", "workflow/Snakefile", "workflow/snakefile")
+
+
+def _snakefile_of(argv) -> str | None:
+    """The Snakefile a Snakemake command line runs (``-s``/``--snakefile``, else the first of
+    :data:`SNAKEFILE_CHOICES` in the working directory)."""
+    for i, arg in enumerate(argv):
+        if arg in ("-s", "--snakefile") and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--snakefile="):
+            return arg.split("=", 1)[1]
+    return next((name for name in SNAKEFILE_CHOICES if os.path.isfile(name)), None)
+
+
+def runs_this_workflow(argv) -> bool:
+    """Whether the Snakemake command line ``argv`` runs rlsbench's own workflow (the
+    checkout's Snakefile or the wheel's copy, :func:`rlsbench.benchmark.runner.workflow_root`)."""
+    from rlsbench.benchmark.runner import workflow_root  # it reads configs with this module
+
+    snakefile = _snakefile_of(argv)
+    if snakefile is None:
+        return False
+    try:
+        ours = workflow_root() / "Snakefile"
+    except ConfigError:
+        return False
+    return os.path.realpath(snakefile) == os.path.realpath(ours)
+
+
+def guard_snakemake_config_files(argv=None) -> bool:
+    """Make Snakemake read a config file of this workflow only after :func:`read_config_file`
+    accepts it.
+
+    Snakemake reads every ``--configfile`` (``snakemake.common.configfile.load_configfile``)
+    before it parses the Snakefile, through YTE when the file says ``__use_yte__: true``: the
+    Snakefile's own check comes after the file's Python has run. Called while Snakemake builds
+    its command-line options (the plugin module ``snakemake_logger_plugin_rlsbench_config_guard``,
+    which Snakemake imports then), this wraps Snakemake's reader so that a refused file stops
+    the process with :func:`read_config_file`'s one line (exit status 1) before YTE sees it.
+    Other workflows' config files are left to Snakemake: nothing changes unless ``argv`` runs
+    this workflow (:func:`runs_this_workflow`).
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        Snakemake's command line (default ``sys.argv``).
+
+    Returns
+    -------
+    bool
+        Whether Snakemake's reader is guarded now.
+    """
+    from snakemake.common import configfile
+
+    if getattr(configfile._load_configfile, "rlsbench_guard", False):
+        return True
+    if not runs_this_workflow(sys.argv if argv is None else argv):
+        return False
+    snakemake_reader = configfile._load_configfile
+
+    def _load_configfile(configpath_or_obj, filetype="Config"):
+        if filetype == "Config" and isinstance(configpath_or_obj, (str, os.PathLike)):
+            with config_errors_end_the_run():
+                read_config_file(configpath_or_obj)
+        return snakemake_reader(configpath_or_obj, filetype)
+
+    _load_configfile.rlsbench_guard = True
+    # load_configfile looks _load_configfile up in its module at each call
+    configfile._load_configfile = _load_configfile
+    return True
 
 
 def _closest(error):

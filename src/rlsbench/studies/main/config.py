@@ -93,7 +93,50 @@ def check(main: dict, datasets: Mapping) -> None:
             )
     if max(main["report_k"], default=0) < 1:
         raise ConfigError("config key main.report_k: give at least one k >= 1")
+    check_ks_within_reach(main, datasets)
     check_grids_and_folds(main, datasets)
+
+
+def largest_k(main: dict, datasets: Mapping) -> tuple[int, str] | None:
+    """The most features any selection of the run reaches, and the key (or shape) that caps
+    it, e.g. ``(3, "main.k_max = 3")``; None when a dataset's cap is not known (``k_max:
+    null`` and no shape in the registry)."""
+    reach = []
+    for name in main["datasets"]:
+        if name in main["k_max_per_dataset"]:
+            k = main["k_max_per_dataset"][name]
+            reach.append((k, f"main.k_max_per_dataset.{name} = {k}"))
+        elif main["k_max"] is not None:
+            reach.append((main["k_max"], f"main.k_max = {main['k_max']}"))
+        elif (n_features := _expected(datasets, name, "n_features")) is not None:
+            reach.append((n_features, f"the {n_features} features of dataset {name!r}"))
+        else:
+            return None
+    return max(reach, key=lambda pair: pair[0], default=None)
+
+
+def check_ks_within_reach(main: dict, datasets: Mapping) -> None:
+    """Every k the tables report at (``report_k``, ``statistics.operating_points.fixed_k``,
+    ``statistics.stability_k``, ``latex.k``) is one some selection of the run reaches: above
+    the largest ``k_max`` a table gets no row for it, or a statistic no method."""
+    reach = largest_k(main, datasets)
+    if reach is None:
+        return
+    cap, why = reach
+    statistics = main.get("statistics") or {}
+    asked = [(f"main.report_k[{i}]", k) for i, k in enumerate(main["report_k"])]
+    asked += [
+        ("main.statistics.operating_points.fixed_k",
+         (statistics.get("operating_points") or {}).get("fixed_k")),
+        ("main.statistics.stability_k", statistics.get("stability_k")),
+        ("main.latex.k", (main.get("latex") or {}).get("k")),
+    ]  # fmt: skip
+    for key, k in asked:
+        if isinstance(k, int) and not isinstance(k, bool) and k > cap:
+            raise ConfigError(
+                f"config key {key}: k = {k} exceeds {why}, the most features any selection "
+                f"of the run reaches (lower {key.split('[')[0]} or raise the k_max)"
+            )
 
 
 def check_grids_and_folds(main: dict, datasets: Mapping) -> None:
