@@ -79,3 +79,12 @@ def test_a_quoted_newline_prepares_to_the_hashed_shape(tiny):
     ds = t.prepare()
     assert ds.feature_names == ["a", "b"]
     assert ds.X[:, 0].tolist() == [1, 2, 3, 4, 5] and ds.y.tolist() == [-1, -1, 1, -1, 1]
+
+
+def test_a_quote_never_closed_is_named_by_its_line(tiny):
+    t = tiny({"data": b'1,2,g\n2,"3,b\n3,4,g\n4,5,b\n'})
+    t.download()
+    with pytest.raises(FormatError, match="a closing quote missing") as err:
+        t.prepare()
+    assert err.value.line == 2
+    assert_nothing_partial(t, raw_complete=True)

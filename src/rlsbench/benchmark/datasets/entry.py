@@ -305,8 +305,8 @@ def render_entry(name: str, entry: dict, *, problem=None, registry_dir=None) -> 
     ]
     if registry_dir is not None and any("path" in f for f in entry.get("files", ())):
         lines.append(
-            f"# `path:` is relative to {Path(registry_dir).resolve()}, the directory this file "
-            "is meant to be saved in (registries resolve it against their own directory)."
+            f"# `path:` is relative to {Path(registry_dir).resolve()}: save this file there "
+            "(a registry resolves it against its own directory)."
         )
     if problem:
         lines.append(f"# NOT READABLE AS GUESSED: {problem}")

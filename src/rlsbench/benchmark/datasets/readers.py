@@ -269,8 +269,12 @@ def _check_width(records, dataset, path) -> None:
     first_line, first = records[0]
     for number, fields in records[1:]:
         if len(fields) != len(first):
+            message = f"row has {len(fields)} fields, the first row (line {first_line}) has "
+            message += str(len(first))
+            if any("\n" in f for f in fields):  # csv reads an unclosed quote to the file's end
+                message += " (a quoted field runs over several lines: a closing quote missing?)"
             raise FormatError(
-                f"row has {len(fields)} fields, the first row (line {first_line}) has {len(first)}",
+                message,
                 dataset=dataset,
                 file=path,
                 line=number,
