@@ -19,6 +19,7 @@ from rlsbench.benchmark.config import config_errors_end_the_run
 from rlsbench.benchmark.config import part_section as read_part_section
 from rlsbench.benchmark.config import validate_config
 from rlsbench.benchmark.parts import PartPluginError, installed_parts
+from rlsbench.benchmark.run_folder import unwritable
 
 REPO = Path(workflow.basedir)
 SCHEMAS = REPO / "workflow" / "schemas"
@@ -34,6 +35,10 @@ with config_errors_end_the_run():
 
 RUN = config["run_name"]
 RUNDIR = f"results/runs/{RUN}"
+# a results folder that cannot be written is named in one line before any job (issue 45)
+for _folder in (RUNDIR, "results/datasets"):
+    if _why := unwritable(_folder):
+        raise SystemExit(_why)
 # where the *_publish rules copy a run (results/paper; a variant's results/paper/variants/<name>)
 PUBLISH_DIR = config.get("publish_dir", "results/paper").rstrip("/")
 CALL = str(REPO / "workflow" / "scripts" / "call.py")
