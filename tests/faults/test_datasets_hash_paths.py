@@ -98,3 +98,7 @@ def test_the_docs_give_one_rule_for_relative_registry_paths():
     assert "dataset_registries: [my_datasets.yaml]        # relative to this config file" in add
     assert "relative to the registry file" in add
     assert "resolve against the config file's own directory" in start
+    # the configuration reference renders the config schema's descriptions
+    schema = (REPO / "workflow" / "schemas" / "config.schema.yaml").read_text(encoding="utf-8")
+    assert "relative to the working directory" not in schema
+    assert schema.count("relative to this config file (as `rlsbench run` resolves") == 2
