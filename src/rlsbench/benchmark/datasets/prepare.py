@@ -115,6 +115,11 @@ def read_raw(spec: DatasetSpec, raw_dir=None, paths=None) -> RawTable:
         return read_arff(paths, dataset=spec.name, **opts)
     if spec.format == "idx":
         return read_idx_pairs(raw_dir, dataset=spec.name, **opts)
+    if spec.format in ("mat", "rdata"):
+        from rlsbench.benchmark.datasets import matrix_files
+
+        reader = matrix_files.read_mat if spec.format == "mat" else matrix_files.read_rdata
+        return reader(paths, dataset=spec.name, **opts)
     if spec.format == "sklearn":
         return read_sklearn(dataset=spec.name, **opts)
     if spec.format == "synthetic":

@@ -22,14 +22,22 @@ from rlsbench.benchmark.datasets.errors import RegistryError
 
 _PACKAGE = "rlsbench.benchmark.datasets"
 BUILTIN_NAME = "registry.yaml"
+# further package registries merged after the base one, by collection: scikit-feature's and the
+# NIPS 2003 challenge's high-dimensional sets with two CRAN regression sets, and PMLB's
+BUILTIN_COLLECTIONS = ("registry_highdim.yaml", "registry_pmlb.yaml")
 SCHEMA_NAME = "registry.schema.yaml"
 
-DOWNLOAD_FORMATS = ("libsvm", "uci-csv", "dense-text", "arff", "idx")
+DOWNLOAD_FORMATS = ("libsvm", "uci-csv", "dense-text", "arff", "idx", "mat", "rdata")
 
 
 def builtin_registry_file():
     """The built-in registry (a :class:`importlib.resources.abc.Traversable`)."""
     return resources.files(_PACKAGE) / BUILTIN_NAME
+
+
+def builtin_collection_files() -> list:
+    """The package registries merged after :func:`builtin_registry_file` (Traversables)."""
+    return [resources.files(_PACKAGE) / name for name in BUILTIN_COLLECTIONS]
 
 
 def schema_file():
@@ -70,6 +78,11 @@ class DatasetSpec:
         ``n_samples``, ``n_features`` and optionally ``class_counts``.
     paper : dict
         Shape a paper reports when it differs from the data.
+    family : str
+        Datasets drawn from one source share a family (rank tests count a family once); by
+        default the dataset's own name.
+    duplicate_of : str or None
+        The registered dataset with the same numbers (this entry is a loader cross-check).
     source : str
         The registry file (or config key) the entry was read from.
     """
@@ -85,6 +98,12 @@ class DatasetSpec:
     expected: dict = field(default_factory=dict)
     paper: dict = field(default_factory=dict)
     source: str = ""
+    family: str = ""
+    duplicate_of: str | None = None
+
+    def __post_init__(self):
+        if not self.family:
+            object.__setattr__(self, "family", self.name)
 
     @property
     def needs_download(self) -> bool:
@@ -125,6 +144,10 @@ class DatasetSpec:
         }
         if self.paper:
             out["paper"] = self.paper
+        if self.family != self.name:
+            out["family"] = self.family
+        if self.duplicate_of:
+            out["duplicate_of"] = self.duplicate_of
         return out
 
 
@@ -292,6 +315,8 @@ def _spec(name: str, entry: dict, *, source: str = "", base_dir=None) -> Dataset
         expected=dict(entry["expected"]),
         paper=dict(entry.get("paper", {})),
         source=source,
+        family=entry.get("family", ""),
+        duplicate_of=entry.get("duplicate_of"),
     )
 
 
@@ -336,13 +361,28 @@ def _merge(registry: Registry, entries, source) -> None:
         registry[name] = spec
 
 
+def _check_duplicates(registry: Registry) -> None:
+    for name, spec in registry.items():
+        if spec.duplicate_of is None:
+            continue
+        other = registry.get(spec.duplicate_of)
+        if other is None or other.duplicate_of is not None:
+            raise RegistryError(
+                f"duplicate_of: {spec.duplicate_of!r} is not a registered dataset of its own"
+                + ("" if other is None else f" (it is a duplicate of {other.duplicate_of!r})"),
+                dataset=name,
+                file=spec.source or None,
+            )
+
+
 def load_registry(path=None, *, extra=(), inline=None, inline_base=None) -> Registry:
     """Read and validate the dataset registry, with the user's registries merged in.
 
     Parameters
     ----------
     path : path-like, optional
-        A registry file replacing the built-in one (default: the package's ``registry.yaml``).
+        A registry file replacing the built-in ones (default: the package's ``registry.yaml``
+        with its collections, :data:`BUILTIN_COLLECTIONS`, merged in).
     extra : sequence of path-like
         User registry files (same schema), merged in order after the base registry. Relative
         ``path:`` entries resolve against each file's directory.
@@ -374,6 +414,12 @@ def load_registry(path=None, *, extra=(), inline=None, inline_base=None) -> Regi
     registry.sources = [source]
     for name, spec, _, _ in _entries(data, node, source, base_dir):
         registry[name] = spec
+    if path is None:
+        for collection in builtin_collection_files():
+            source = str(collection)
+            data, node = _read_yaml(collection.read_text(), source)
+            _merge(registry, _entries(data, node, source, None), source)
+            registry.sources.append(source)
     for extra_path in extra or ():
         data, node, source, base_dir = _read_file(extra_path)
         _merge(registry, _entries(data, node, source, base_dir), source)
@@ -388,4 +434,5 @@ def load_registry(path=None, *, extra=(), inline=None, inline_base=None) -> Regi
         base = Path(inline_base) if inline_base is not None else Path.cwd()
         _merge(registry, _entries({"version": 1, "datasets": inline}, None, source, base), source)
         registry.sources.append(source)
+    _check_duplicates(registry)
     return registry
