@@ -55,8 +55,8 @@ def test_a_cause_reaches_the_contradicting_rows_of_its_scope_only():
                 paper="buteneers",
                 scope="B3",
                 dataset="",
-                cause="noise",
-                finding="ties at the printed precision",
+                cause="paper",
+                finding="the paper's own tables do not bear it out",
                 evidence="run B",
             ),
         ]
@@ -67,7 +67,7 @@ def test_a_cause_reaches_the_contradicting_rows_of_its_scope_only():
         "data: servo encoded otherwise",
         "",  # abalone: no investigation
         "",  # not a contradiction
-        "noise: ties at the printed precision",
+        "paper: the paper's own tables do not bear it out",
         "",  # B2 has none
     ]
     assert out["evidence"].tolist()[4] == "run B"
@@ -163,16 +163,41 @@ EXPECTED_CLASS = {
     "protocol": "our setting",
     "hyperparameter": "our setting",
     "data": "our setting",
-    "noise": "within noise",
+    "wording": "our setting",
     "unexplained": "not borne out",
     "faithful": "not borne out",
-    "hardware": "hardware",
+    "hardware": "not investigated",  # a hardware finding classes timing rows only (below)
 }
 
 
 def test_every_cause_has_a_class():
     assert set(CLASS_OF_CAUSE) == set(CAUSES)
-    assert set(CLASS_OF_CAUSE.values()) <= set(CLASSES)
+    assert set(CLASS_OF_CAUSE.values()) <= {*CLASSES, None}
+
+
+def test_noise_never_classes_a_contradiction_and_shows_on_inconclusive_rows():
+    # a contradiction lies beyond the noise by the verdict rules: a noise finding of its scope
+    # does not explain it; the same finding is shown on the scope's inconclusive rows
+    ledger = _ledger(
+        [
+            ("claim", "buteneers", "Table 5", "", "B3", "contradicts"),
+            ("claim", "buteneers", "Table 5", "", "B3", "inconclusive"),
+        ]
+    )
+    out = attach(ledger, as_frame([_investigation("B3", "noise", finding="ties")]))
+    assert out["whose"].tolist() == ["not investigated", ""]
+    assert out["cause"].tolist() == ["", "noise: ties"]
+    assert whose("contradicts", ["noise"]) == "not investigated"
+
+
+def test_a_timing_row_is_hardware_whatever_its_item_holds():
+    # Buteneers Table 3/5's t_opt cells: times on other hardware, never "not borne out"
+    ledger = _ledger([("cell", "buteneers", "Table 5", "", "", "contradicts")] * 2)
+    ledger = ledger.assign(compare=["hardware", "value"])
+    inv = as_frame([_investigation("Table 5", c, finding=c) for c in ("unexplained", "hardware")])
+    out = attach(ledger, inv)
+    assert out["whose"].tolist() == ["hardware", "not borne out"]
+    assert "hardware: hardware" in out["cause"][0] and "hardware" not in out["cause"][1]
 
 
 @pytest.mark.parametrize(("cause", "expected"), sorted(EXPECTED_CLASS.items()))
@@ -186,11 +211,12 @@ def test_a_contradiction_takes_the_class_of_its_cause(cause, expected):
     ("causes", "expected"),
     [
         (["hyperparameter", "paper"], "paper disagrees with itself"),  # R24
-        (["protocol", "noise"], "within noise"),  # R11
-        (["hardware", "noise", "data"], "within noise"),  # Table 5
+        (["protocol", "noise"], "our setting"),  # R11: noise classes no contradiction
+        (["hardware", "noise", "data"], "our setting"),  # Table 5: hardware for timings only
+        (["wording", "faithful"], "our setting"),  # a setting the paper states two ways
         (["implementation", "hyperparameter"], "our setting"),
         (["unexplained", "implementation"], "implementation differs"),
-        (["hardware", "unexplained"], "not borne out"),  # Table 3: hardware gives way
+        (["hardware", "unexplained"], "not borne out"),  # Table 3's error cells
         (["implementation", "faithful"], "implementation differs"),  # Sun & Yao Table 1
     ],
 )
@@ -238,9 +264,8 @@ def test_the_summary_splits_contradicts_by_class():
     total = summary[summary["paper"] == "all"].iloc[0]
     assert total["contradicts"] == 4
     assert total["contradicts: paper disagrees with itself"] == 1
-    assert total["contradicts: within noise"] == 1
     assert total["contradicts: our setting"] == 1
-    assert total["contradicts: not investigated"] == 1  # B9
+    assert total["contradicts: not investigated"] == 2  # B7 (noise explains none), B9
     classes = [c for c in SUMMARY_COLUMNS if c.startswith("contradicts: ")]
     assert (summary[classes].sum(axis=1) == summary["contradicts"]).all()
     shown = split_by_whose(summary)

@@ -20,9 +20,11 @@ from rlsbench.studies.fidelity.verdicts import (
     exponent_interval,
     fit_exponent,
     gap_z,
+    match_tolerance,
     noise_rule,
     roll_up,
     tolerance,
+    welch_bound,
     within_noise,
 )
 
@@ -87,10 +89,22 @@ def test_without_spreads_the_printed_precision_decides():
 
 
 def test_same_conclusion_when_the_papers_ordering_holds():
-    # both numbers far from the paper's, but method a stays below method b as in the paper
-    a = cell(column="a", method="a", group="g", value=5.0, ours_value=9.0)
-    b = cell(column="b", method="b", group="g", value=7.0, ours_value=12.0)
+    # both numbers outside the tolerance (1.0) but within FAR of it, and method a stays below
+    # method b as in the paper
+    a = cell(column="a", method="a", group="g", value=5.0, ours_value=7.5, precision=1.0)
+    b = cell(column="b", method="b", group="g", value=7.0, ours_value=9.5, precision=1.0)
     assert [v for v, _ in judge(a, b)] == ["same conclusion", "same conclusion"]
+
+
+@pytest.mark.parametrize(("shift", "verdict"), [(2.9, "same conclusion"), (3.1, "contradicts")])
+def test_a_value_far_from_the_paper_contradicts_whatever_the_ordering(shift, verdict):
+    # both cells shifted by `shift` tolerances: the ordering holds, only the distance decides
+    a = cell(column="a", method="a", group="g", value=5.0, ours_value=5.0 + shift, precision=1)
+    b = cell(column="b", method="b", group="g", value=7.0, ours_value=7.0 + shift, precision=1)
+    (va, ra), (vb, _) = judge(a, b)
+    assert (va, vb) == (verdict, verdict), ra
+    if verdict == "contradicts":
+        assert ra.startswith("far from the paper") and "ordering holds against b" in ra
 
 
 def test_contradicts_when_the_papers_ordering_is_reversed():
@@ -108,16 +122,16 @@ def test_contradicts_when_nothing_to_order_against():
 
 def test_pairs_the_paper_prints_within_its_standard_error_are_ties():
     # the paper's 5.0 ± 1.0 and 5.2 ± 1.0 over 30 repetitions do not order the two methods
-    a = cell(column="a", method="a", group="g", value=5.0, spread=1.0, n_reps=30, ours_value=9.0)
-    b = cell(column="b", method="b", group="g", value=5.2, spread=1.0, n_reps=30, ours_value=8.0)
+    a = cell(column="a", method="a", group="g", value=5.0, spread=1.0, n_reps=30, ours_value=7.5)
+    b = cell(column="b", method="b", group="g", value=5.2, spread=1.0, n_reps=30, ours_value=6.5)
     (va, ra), _ = judge(a, b)
     assert va == "contradicts" and "none of the paper's orderings" in ra
 
 
 def test_our_ties_do_not_reverse_an_ordering():
     # ours differ by less than the combined standard error: no reversal, but nothing held
-    a = cell(column="a", method="a", group="g", value=5.0, ours_value=9.0, ours_spread=1, ours_n=4)
-    b = cell(column="b", method="b", group="g", value=7.0, ours_value=8.9, ours_spread=1, ours_n=4)
+    a = cell(column="a", method="a", group="g", value=5.0, ours_value=7.5, ours_spread=1, ours_n=4)
+    b = cell(column="b", method="b", group="g", value=7.0, ours_value=7.4, ours_spread=1, ours_n=4)
     c = cell(column="c", method="c", group="g", value=9.0, ours_value=20.0)
     (va, ra), _, _ = judge(a, b, c)
     assert va == "same conclusion" and "holds against c" in ra and "b" not in ra.split(";")[-1]
@@ -171,8 +185,8 @@ def test_condition_numbers_match_within_half_a_decade(ours, expected):
 def test_every_verdict_is_reachable_by_a_cell():
     rows = judge(
         cell(method="a"),
-        cell(method="b", column="b", group="g", value=5.0, ours_value=9.0),
-        cell(method="c", column="c", group="g", value=7.0, ours_value=12.0),
+        cell(method="b", column="b", group="g", value=5.0, ours_value=9.0, precision=2.0),
+        cell(method="c", column="c", group="g", value=7.0, ours_value=12.0, precision=2.0),
         cell(method="d", ours_value=99.0),
         cell(method="e", availability="not public", ours_value=NAN),
         cell(method="f", ours_value=NAN),
@@ -188,9 +202,11 @@ def test_every_verdict_is_reachable_by_a_cell():
 
 
 def test_a_gap_within_our_own_noise_is_inconclusive_not_contradicts():
-    # the paper orders a < b; ours differ by 0.5 where the combined standard error is 1.0
-    a = cell(column="a", method="a", group="g", value=5.0, ours_value=9.0, ours_spread=1, ours_n=2)
-    b = cell(column="b", method="b", group="g", value=7.0, ours_value=8.5, ours_spread=1, ours_n=2)
+    # the paper orders a < b; ours differ by 0.4 where the combined standard error is 1.0
+    a = cell(column="a", method="a", group="g", value=5.0, ours_value=9.0, ours_spread=1, ours_n=2,
+             precision=1.5)  # fmt: skip
+    b = cell(column="b", method="b", group="g", value=7.0, ours_value=8.6, ours_spread=1, ours_n=2,
+             precision=1.5)  # fmt: skip
     (va, ra), (vb, _) = judge(a, b)
     assert (va, vb) == (INCONCLUSIVE, INCONCLUSIVE)
     assert "tie margin of our own repetitions" in ra
@@ -314,10 +330,36 @@ def test_a_refutation_beyond_noise_is_inconclusive_when_a_seed_draw_holds():
     assert noise_rule(False, False, draws=None) is False
 
 
-def test_the_rule_never_touches_a_confirmation_or_a_missing_result():
-    assert noise_rule(True, False, draws=[False]) is True
+def test_a_confirmation_is_guarded_like_a_refutation():
+    # not shared by every seed draw (Buteneers B6: 1 of 5) or not beyond noise: inconclusive
+    assert noise_rule(True, False, draws=[True, False, False]) == INCONCLUSIVE
+    assert noise_rule(True, True, holds_beyond_noise=False) == INCONCLUSIVE
+    assert noise_rule(True, True, draws=[True, True], holds_beyond_noise=True) is True
+    assert noise_rule(True) is True  # printed values, no draws: nothing to guard against
+
+
+@pytest.mark.parametrize(
+    ("gap", "verdict"),
+    [(1.0, INCONCLUSIVE), (NOISE_Z, INCONCLUSIVE), (2.0, "same conclusion")],
+)
+def test_a_confirmation_within_noise_is_inconclusive_and_beyond_it_holds(gap, verdict):
+    """A planted claim 'a is below b' confirmed by a gap of ``gap`` standard errors."""
+    outcome = noise_rule(True, True, holds_beyond_noise=not within_noise(gap, 1.0))
+    assert claim_verdict(outcome, "public") == verdict
+
+
+def test_the_rule_reads_numpy_bools_as_bools():
+    import numpy as np
+
+    assert noise_rule(np.True_, True, holds_beyond_noise=np.False_) == INCONCLUSIVE
+    assert noise_rule(np.False_, np.False_) is False
+    assert noise_rule(np.True_) is True
+
+
+def test_the_rule_never_touches_a_missing_result():
     assert noise_rule(None, True) is None
     assert noise_rule(INCONCLUSIVE, False) == INCONCLUSIVE
+    assert noise_rule(INCONCLUSIVE, False, holds_beyond_noise=True) == INCONCLUSIVE
 
 
 def test_draws_text_names_the_draws_that_fail():
@@ -332,9 +374,37 @@ def test_draws_text_names_the_draws_that_fail():
 def test_a_cells_reversal_must_exceed_noise_z_combined_standard_errors(z, verdict):
     """The paper orders a < b; ours reverse it by ``z`` combined standard errors (√2 here)."""
     gap = z * math.sqrt(2)
-    a = cell(column="a", method="a", group="g", value=5.0, ours_value=8.0 + gap,
+    a = cell(column="a", method="a", group="g", value=5.0, ours_value=4.0 + gap,
              ours_spread=1.0, ours_n=1)  # fmt: skip
-    b = cell(column="b", method="b", group="g", value=7.0, ours_value=8.0, ours_spread=1.0,
+    b = cell(column="b", method="b", group="g", value=7.0, ours_value=4.0, ours_spread=1.0,
              ours_n=1)  # fmt: skip
-    (va, reason), _ = judge(a, b)  # b matches its paper value (|Δ| = 1 ≤ its sd)
+    (va, reason), _ = judge(a, b)  # a within FAR = 3 of its tolerance (|Δ| ≤ 2.6)
     assert va == verdict, reason
+
+
+def test_where_both_sides_give_spread_and_count_match_is_welchs_test():
+    # ours 11.2 ± 1.0 (n = 30) against the paper's 10.0 ± 1.0 (n = 30): within one standard
+    # deviation (the old tolerance), but Welch's t = 4.6 rejects equal means
+    ours = dict(ours_value=11.2, ours_spread=1.0, ours_n=30, spread=1.0, n_reps=30)
+    ((verdict, reason),) = judge(cell(**ours))
+    assert verdict != "match" and "Welch t = 4.65" in reason
+    ((verdict, reason),) = judge(cell(**dict(ours, ours_value=10.4)))
+    assert verdict == "match" and "indistinguishable" in reason
+
+
+def test_welch_bound_agrees_with_scipys_test():
+    from scipy import stats
+
+    bound, t, p = welch_bound(11.2, 1.0, 30, 10.0, 2.0, 12)
+    ref = stats.ttest_ind_from_stats(11.2, 1.0, 30, 10.0, 2.0, 12, equal_var=False)
+    assert t == pytest.approx(ref.statistic) and p == pytest.approx(ref.pvalue)
+    # the bound is where the test's p-value crosses 1 - CONFIDENCE
+    at = stats.ttest_ind_from_stats(10.0 + bound, 1.0, 30, 10.0, 2.0, 12, equal_var=False)
+    assert at.pvalue == pytest.approx(0.05)
+
+
+def test_without_count_or_spread_on_a_side_the_tolerance_rule_decides():
+    row = pd.DataFrame([cell(ours_value=11.2, ours_spread=1.0, ours_n=30, spread=1.0)])
+    tol, welch = match_tolerance(next(row.itertuples(index=False)))
+    assert welch is None and tol == 1.0
+    assert welch_bound(11.2, 1.0, 1, 10.0, 1.0, 30) is None  # one draw: no Welch test

@@ -17,7 +17,10 @@ import pandas as pd
 from rlsbench.studies.fidelity.claims import (
     ClaimChecks,
     Outcome,
+    draws_text,
     majority,
+    noise_reason,
+    noise_rule,
     not_run,
     sig,
 )
@@ -30,7 +33,79 @@ from rlsbench.studies.fidelity.verdicts import (
 )
 
 CHECKS = ClaimChecks()
-check = CHECKS.register
+
+#: The seeds investigation (``rlsbench investigate buteneers repeats``): every ELM task re-drawn
+#: with other seeds (split, ELM weights, folds), its tables and its claims' outcomes per seed.
+REPEATS_TABLE = "investigations/repeats.csv"
+REPEATS_CLAIMS = "investigations/repeats_claims.csv"
+#: The method whose seed draws stand for a method of the paper run: the naive and covariance
+#: variants compute the eigen variant's model (claim B1), so they share its draws.
+DRAWN_AS = {
+    "rr_naive": "rr_eigen",
+    "rr_covariance": "rr_eigen",
+    "ffs_covariance": "ffs_eigen",
+    "bfs_covariance": "bfs_eigen",
+}
+
+
+def check(claim_id):
+    """Register a check of ``claim_id`` whose outcomes pass the noise rule of the ledger with
+    the seed draws of :data:`REPEATS_CLAIMS` (:func:`with_seed_draws`)."""
+
+    def register(fn):
+        def checked(tree):
+            return with_seed_draws(tree, claim_id, fn(tree))
+
+        checked.__doc__ = fn.__doc__
+        CHECKS.register(claim_id)(checked)
+        return fn
+
+    return register
+
+
+def with_seed_draws(tree, claim_id, outcomes):
+    """``outcomes`` of ``claim_id`` after :func:`~rlsbench.studies.fidelity.verdicts.noise_rule`
+    with the claim's outcome per seed of the seeds investigation (:data:`REPEATS_CLAIMS`),
+    where it checked that scope: a confirmation or a refutation not shared by every draw is
+    inconclusive, and the ``ours`` text says in how many draws the claim holds."""
+    draws = tree.table("buteneers", REPEATS_CLAIMS)
+    if draws is None:
+        return outcomes
+    out = []
+    for o in outcomes:
+        mine = draws[(draws["claim"] == claim_id) & (draws["scope"] == o.scope)]
+        mine = mine[mine["holds"].notna()]
+        if o.holds not in (True, False) or mine.empty:
+            out.append(o)
+            continue
+        flags = [str(h) == "True" for h in mine["holds"]]
+        out.append(
+            Outcome(
+                o.scope,
+                noise_rule(o.holds, draws=flags),
+                f"{o.ours}; "
+                + draws_text(flags, [f"seed {s}" for s in mine["seed"]], "seed draws"),
+                f"{o.reason}; {noise_reason()} ({REPEATS_CLAIMS})",
+            )
+        )
+    return out
+
+
+def seed_spread(tree):
+    """(dataset, method, metric) -> (standard deviation over the seeds of
+    :data:`REPEATS_TABLE`, number of seeds), for the error and %-removed cells of Table 5."""
+    rep = tree.table("buteneers", REPEATS_TABLE)
+    if rep is None:
+        return {}
+    rep = rep.assign(paper_dataset=[paper_dataset(p) for p in rep["paper_table"]])
+    out = {}
+    for (ds, m), g in rep[rep["paper_dataset"].notna()].groupby(["paper_dataset", "method"]):
+        for col, metric in (("error", "nrmse_x10"), ("pct_removed", "pct_removed")):
+            values = g[col].dropna()
+            if len(values) >= 2:
+                out[(ds, m, metric)] = (float(values.std(ddof=1)), len(values))
+    return out
+
 
 # ---------------------------------------------------------------------------------------------
 # Buteneers et al.: one results table (Tables 3, 5, 6 come from its rows).
@@ -75,14 +150,33 @@ def our_numbers(tree):
     res = res.assign(paper_dataset=[paper_dataset(p) for p in res["paper_table"]])
     res = res[res["paper_dataset"].notna()]
     res = res.assign(cut=cut_by_budget(res))
+    spreads = seed_spread(tree)
     elm_t_opt = {}
     for _, r in res.iterrows():
         ds, m = r["paper_dataset"], r["method"]
         item = "Table 3" if ds == "adult" else "Table 5"
         err_metric = "error_pct" if item == "Table 3" else "nrmse_x10"
         if not r["cut"]:
-            rows.append(our_row("buteneers", item, ds, m, "", err_metric, r["error"]))
-            rows.append(our_row("buteneers", item, ds, m, "", "pct_removed", r["pct_removed"]))
+            for metric, col in ((err_metric, "error"), ("pct_removed", "pct_removed")):
+                # one draw of ours; its spread: that of the seed draws (n = 1, not a mean)
+                sd, seeds = spreads.get((ds, DRAWN_AS.get(m, m), metric), (math.nan, 0))
+                rows.append(
+                    our_row(
+                        "buteneers",
+                        item,
+                        ds,
+                        m,
+                        "",
+                        metric,
+                        r[col],
+                        spread=sd,
+                        n=1 if seeds else math.nan,
+                        text=""
+                        if not seeds
+                        else f"{r[col]:.4g} (one draw; SD {sd:.2g} over "
+                        f"{seeds} seed draws, {REPEATS_TABLE})",
+                    )
+                )
             rows.append(our_row("buteneers", item, ds, m, "", "t_opt", r["t_opt"]))
             if item == "Table 5":
                 elm_t_opt.setdefault(m, []).append(r["t_opt"])
@@ -587,7 +681,7 @@ LEDGER = PaperLedger(
     paper="buteneers",
     title="Buteneers et al., Optimized parameter search ... for ridge regression (2011)",
     items=tuple(f"Table {i}" for i in range(1, 7)),
-    part_files={"buteneers": ("results.csv", "timing.csv")},
+    part_files={"buteneers": ("results.csv", "timing.csv", REPEATS_TABLE, REPEATS_CLAIMS)},
     reader=our_numbers,
     checks=CHECKS,
     heading=r"buteneers",

@@ -26,28 +26,30 @@ evidence
 
 Whose a contradiction is
 ------------------------
-The ledger's ``whose`` column gives every *contradicts* row one class of :data:`CLASSES`,
-from the causes attached to it (:func:`whose`): each cause has its class
-(:data:`CLASS_OF_CAUSE`), and a row with several causes takes the first class in the order of
-:data:`CLASSES`, which is the priority:
+The ledger's ``whose`` column gives every *contradicts* row one class of :data:`CLASSES`
+(:func:`whose`). The class comes from the row's own evidence first, then from the causes
+attached to it, in one decision order, which is the order of :data:`CLASSES`:
 
-1. *paper disagrees with itself* first: the paper's own numbers or text do not bear its result
-   out, so no faithful run could, whatever else differs;
-2. *within noise*: the gap is within the spread of repetitions, so the data cannot say that
-   anyone is contradicted, whatever else differs;
-3. *our setting*: a setting we chose (protocol, hyperparameter, data) that the paper does not
-   state or states otherwise, not yet re-run under the paper's wording; until it is, the
-   contradiction may be ours;
-4. *implementation differs*: our implementation of a method differs from the paper's;
-5. *not borne out*: ours faithful as far as known, and the result does not hold: no departure
-   found (cause ``unexplained``), or the run under the paper's own wording found what makes our
-   numbers differ from the paper's without it being a departure of ours (cause ``faithful``);
-6. *hardware*: timings on other hardware and software, compared by their orderings only; it
-   explains the timing cells of an item and gives way to any other cause;
-7. *not investigated*: a contradiction without an investigation. The ledger cannot say that
-   such a row is not borne out (nobody has looked), so it says that.
+1. *hardware*: the row is a timing compared on other hardware (a cell with ``compare =
+   hardware`` or ``hardware_bound``): whatever else is attached to its item, a time measured
+   on another machine is compared by its orderings only;
+2. *paper disagrees with itself*: a cause ``paper``: the paper's own numbers or text do not
+   bear its result out, so no faithful run could;
+3. *our setting*: a cause ``protocol``, ``hyperparameter``, ``data`` or ``wording``: the
+   result turns on a setting the paper does not state, states otherwise, or states two ways
+   (one reading is ours);
+4. *implementation differs*: a cause ``implementation`` or ``bug``;
+5. *not borne out*: a cause ``unexplained`` or ``faithful``: ours faithful as far as known,
+   and the result does not hold;
+6. *not investigated*: no cause that applies to the row.
 
-Rows whose verdict is not *contradicts* have an empty ``whose``.
+A cause ``noise`` never classes a contradiction: by the verdict rules
+(:mod:`~rlsbench.studies.fidelity.verdicts`) a contradiction already lies beyond the noise of
+the row's own repetitions and seed draws, and a row within it is *inconclusive*. A noise
+finding is attached to the *inconclusive* rows of its scope instead, and a ``hardware`` cause
+only to timing rows. An *item* row takes the first class, in this order, of the contradicting
+rows and claims under it: its class too comes from the evidence beneath it, not from a cause
+attached to the whole item. Rows whose verdict is not *contradicts* have an empty ``whose``.
 """
 
 from __future__ import annotations
@@ -69,6 +71,10 @@ CAUSES = {
     "hardware": "timings on different hardware and software",
     "paper": "the paper contradicts itself (text against its own tables)",
     "noise": "within the spread of repetitions: a difference the data cannot resolve",
+    "wording": (
+        "the result turns on a setting the paper leaves open or states two ways; the finding "
+        "gives the readings and what each gives"
+    ),
     "unexplained": "not found; what was tried is in the evidence",
     "faithful": (
         "run under the paper's own wording (every setting it states; where it is silent, ours, "
@@ -77,50 +83,60 @@ CAUSES = {
     ),
 }
 
-#: Whose a contradiction is, in the order of priority (see the module text).
+#: Whose a contradiction is, in the decision order (see the module text).
 CLASSES = {
+    "hardware": "timings on other hardware and software, compared by their orderings only",
     "paper disagrees with itself": "the paper's own numbers or text do not bear its result out",
-    "within noise": "the gap is within the spread of repetitions",
     "our setting": (
-        "a setting we chose that the paper does not state or states otherwise, "
-        "not yet re-run under the paper's wording"
+        "the result turns on a setting the paper does not state, states otherwise or states "
+        "two ways; ours is one reading"
     ),
     "implementation differs": "our implementation of a method differs from the paper's",
     "not borne out": (
         "ours faithful as far as known (no departure found, or re-run under the paper's wording), "
         "the result does not hold"
     ),
-    "hardware": "timings on other hardware and software",
-    "not investigated": "no investigation yet",
+    "not investigated": "no investigation that applies to the row",
 }
 
-#: The class of each cause of :data:`CAUSES`.
+#: The class of each cause of :data:`CAUSES` (``noise``: none, see the module text).
 CLASS_OF_CAUSE = {
     "bug": "implementation differs",
     "protocol": "our setting",
     "hyperparameter": "our setting",
     "data": "our setting",
+    "wording": "our setting",
     "implementation": "implementation differs",
     "hardware": "hardware",
     "paper": "paper disagrees with itself",
-    "noise": "within noise",
+    "noise": None,
     "unexplained": "not borne out",
     "faithful": "not borne out",
 }
 
+#: The ``compare`` kinds of a timing measured on other hardware (class *hardware*).
+TIMING_COMPARES = ("hardware", "hardware_bound")
 
-def whose(verdict, causes):
+
+def whose(verdict, causes, timing=False):
     """The class (:data:`CLASSES`) of a ledger row with ``verdict`` and the ``causes``
-    attached to it (names of :data:`CAUSES`); ``""`` unless the verdict is *contradicts*."""
+    attached to it (names of :data:`CAUSES`); ``timing``: the row is a time measured on other
+    hardware. ``""`` unless the verdict is *contradicts*."""
     if verdict != "contradicts":
         return ""
     unknown = sorted(set(causes) - set(CLASS_OF_CAUSE))
     if unknown:
         raise ValueError(f"whose: cause(s) {unknown} are not among {', '.join(CAUSES)}")
-    if not causes:
-        return "not investigated"
-    classes = {CLASS_OF_CAUSE[c] for c in causes}
-    return next(c for c in CLASSES if c in classes)
+    if timing:
+        return "hardware"
+    classes = {CLASS_OF_CAUSE[c] for c in causes} - {None, "hardware"}
+    return next((c for c in CLASSES if c in classes), "not investigated")
+
+
+def first_class(classes):
+    """The first of ``classes`` in the decision order of :data:`CLASSES` (``""`` if none)."""
+    present = set(classes)
+    return next((c for c in CLASSES if c in present), "")
 
 
 def load_investigations(ledgers=None):
@@ -160,13 +176,26 @@ def _scopes(row):
     return keys
 
 
+def _applies(cause, verdict, timing):
+    """Whether a finding with ``cause`` is shown on a row with ``verdict``: a noise finding on
+    *inconclusive* rows only, a hardware finding on timing rows only, the others on
+    *contradicts* rows."""
+    if cause == "noise":
+        return verdict == "inconclusive"
+    if verdict != "contradicts":
+        return False
+    return cause != "hardware" or timing
+
+
 def attach(ledger, investigations=None):
-    """``ledger`` with ``cause`` and ``evidence`` on its *contradicts* rows that have one, and
-    ``whose`` (:func:`whose`) on every *contradicts* row.
+    """``ledger`` with ``cause`` and ``evidence`` on its rows that a finding applies to
+    (:func:`_applies`), and ``whose`` (:func:`whose`) on every *contradicts* row.
 
     A row takes every investigation of its paper whose scope is the row's claim (claim rows)
     or item (cell and series rows) and whose dataset is empty or the row's; an item row takes
     every investigation of the item, whatever its dataset. Several are joined with ``" | "``.
+    A ``compare`` column, where the ledger has one, marks the timing rows
+    (:data:`TIMING_COMPARES`).
     """
     inv = load_investigations() if investigations is None else investigations
     by_key: dict = {}
@@ -175,15 +204,16 @@ def attach(ledger, investigations=None):
         by_key.setdefault((r.paper, r.scope, "*"), []).append(r)
     causes, evidence, classes = [], [], []
     for _, row in ledger.iterrows():
+        timing = row.get("compare", "") in TIMING_COMPARES
+        shows_all = timing or row["level"] == "item"  # an item's text names every finding
         found = []
-        if row["verdict"] == "contradicts":
-            for scope, dataset in _scopes(row):
-                for r in by_key.get((row["paper"], scope, dataset), []):
-                    if r not in found:
-                        found.append(r)
+        for scope, dataset in _scopes(row):
+            for r in by_key.get((row["paper"], scope, dataset), []):
+                if r not in found and _applies(r.cause, row["verdict"], shows_all):
+                    found.append(r)
         causes.append(" | ".join(f"{r.cause}: {r.finding}" for r in found))
         evidence.append(" | ".join(r.evidence for r in found))
-        classes.append(whose(row["verdict"], [r.cause for r in found]))
+        classes.append(whose(row["verdict"], [r.cause for r in found], timing))
     return ledger.assign(cause=causes, evidence=evidence, whose=classes)
 
 

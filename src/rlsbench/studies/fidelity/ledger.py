@@ -29,7 +29,7 @@ import pandas as pd
 
 from rlsbench.benchmark.atomic import atomic_path, atomic_write_text
 from rlsbench.studies.fidelity.claims import Outcome
-from rlsbench.studies.fidelity.investigations import CLASSES, attach
+from rlsbench.studies.fidelity.investigations import CLASSES, attach, first_class
 from rlsbench.studies.fidelity.ours import RunTree, read_ours
 from rlsbench.studies.fidelity.papers import paper_ledgers
 from rlsbench.studies.fidelity.transcription import (
@@ -232,6 +232,7 @@ def build_ledger(root, only=None):
             ],
             "claim_id": "",
             "source": joined["source"],
+            "compare": joined["compare"],
         }
     )
 
@@ -274,7 +275,34 @@ def build_ledger(root, only=None):
         if col not in ledger:
             ledger[col] = ""
     ledger[list(TEXT_COLUMNS)] = ledger[list(TEXT_COLUMNS)].fillna("")
-    return attach(ledger.drop(columns=["cause", "evidence", "whose"]))[list(LEDGER_COLUMNS)]
+    ledger["compare"] = ledger["compare"].fillna("")
+    ledger = attach(ledger.drop(columns=["cause", "evidence", "whose"]))
+    return item_classes(ledger, item_claims)[list(LEDGER_COLUMNS)]
+
+
+def item_classes(ledger, item_claims):
+    """``ledger`` with the ``whose`` of every contradicting item row taken from the evidence
+    beneath it: the first class (decision order of
+    :data:`~rlsbench.studies.fidelity.investigations.CLASSES`) of its contradicted claim
+    scopes (``item_claims``, :func:`claims_per_item`), or, where none is contradicted, of its
+    contradicting cells and series."""
+    bad = ledger[ledger["verdict"] == "contradicts"]
+    claim_class = {
+        (r.paper, r.claim_id, r.row): r.whose for r in bad[bad["level"] == "claim"].itertuples()
+    }
+    out = ledger["whose"].copy()
+    for i in ledger.index[(ledger["level"] == "item") & (ledger["verdict"] == "contradicts")]:
+        paper, item = ledger.at[i, "paper"], ledger.at[i, "item"]
+        claims = [
+            claim_class[(paper, cid, scope)]
+            for cid, scope, v in item_claims.get((paper, item), [])
+            if v == "contradicts"
+        ]
+        rows = bad[
+            bad["level"].isin(["cell", "series"]) & (bad["paper"] == paper) & (bad["item"] == item)
+        ]
+        out.at[i] = first_class(claims or rows["whose"]) or out.at[i]
+    return ledger.assign(whose=out)
 
 
 def claims_per_item(claim_rows, links, reported):
@@ -334,13 +362,9 @@ def _nan(x):
 
 
 def _tolerance(r):
-    from rlsbench.studies.fidelity.verdicts import tolerance
+    from rlsbench.studies.fidelity.verdicts import match_tolerance
 
-    if r.compare == "value":
-        return tolerance(r.ours_spread, r.spread, r.precision)
-    if r.compare == "log":
-        return 0.5
-    return math.nan
+    return match_tolerance(r)[0]
 
 
 def summarize(ledger):
@@ -392,8 +416,9 @@ def summary_markdown(ledger, summary, source):
     ]
     parts += [
         "",
-        "*Contradicts* is split by whose it is (column `whose` of `fidelity.csv`, from the causes "
-        "found; `rlsbench/studies/fidelity/investigations.py` gives the priority): "
+        "*Contradicts* is split by whose it is (column `whose` of `fidelity.csv`: the row's own "
+        "evidence, then the causes found, in the decision order of "
+        "`rlsbench/studies/fidelity/investigations.py`, first that applies): "
         + "; ".join(f"*{c}*: {what}" for c, what in CLASSES.items())
         + ".",
     ]

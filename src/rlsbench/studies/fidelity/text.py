@@ -251,3 +251,107 @@ def hand_written_verdicts(text, claim_ids, items=()):
                 for c in dict.fromkeys(named)
             ]
     return pd.DataFrame(rows, columns=columns)
+
+
+# ---------------------------------------------------------------------------------------------
+# Results a text states in numbers or words: the ledger's, or cited from it
+# ---------------------------------------------------------------------------------------------
+#: A fitted growth exponent written as a power: "N^0.88", "D^2.75".
+EXPONENT = re.compile(r"\b(?P<var>[A-Za-z])\^(?P<value>\d+\.\d+)\b")
+#: The paper's own number ("the paper's N^2.55"), which the ledger need not hold.
+_THE_PAPERS = re.compile(r"paper's\W*(?:\w+\W+){0,2}$")
+#: A growth order stated in words ("grows quadratically in m", "scales linearly").
+GROWTH_WORDS = re.compile(
+    r"\b(?:grows?|growing|grew|scales?|scaling)\b[^.;]{0,40}?\b(?P<order>linearly|quadratically"
+    r"|cubically)\b",
+    re.IGNORECASE,
+)
+_ROLE_MARK = "⟦ledger:{}⟧"
+_MARKED_ROLE = re.compile(r"⟦ledger:(?P<target>[^⟧]*)⟧")
+
+
+def sentences(text):
+    """(first line of the paragraph, sentence) of every sentence of a README or docs page, each
+    ``:ledger:`` role kept as a mark that :func:`cited_claims` reads."""
+    marked = LEDGER_ROLE.sub(lambda m: _ROLE_MARK.format(m.group("target")), text)
+    for number, block, _ in _paragraphs(marked):
+        for sentence in _SENTENCE.split(block):
+            yield number, sentence
+
+
+def cited_claims(sentence):
+    """The ``:ledger:`` targets a sentence of :func:`sentences` cites."""
+    return [m.group("target") for m in _MARKED_ROLE.finditer(sentence)]
+
+
+def _ledger_text(ledger):
+    return [str(x) for col in ledger.columns for x in ledger[col].astype(str).unique()]
+
+
+def unstated_exponents(text, ledger):
+    """Exponents a text states ("N^0.93") that the ledger does not hold.
+
+    An exponent of ours stands only when some text of the ledger (``ours``, a variant's
+    ``ours``, a finding) states it: as the same power, or as a number after the word
+    "exponent". The paper's own exponents ("the paper's N^2.55") are skipped.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns line, exponent, sentence.
+    """
+    texts = _ledger_text(ledger)
+    rows = []
+    for number, sentence in sentences(text):
+        for m in EXPONENT.finditer(sentence):
+            if _THE_PAPERS.search(sentence[: m.start()]):
+                continue
+            value = re.escape(m.group("value"))
+            stated = (
+                re.compile(rf"\b{m.group('var')}\^{value}(?![\d])"),
+                re.compile(rf"exponent[^;|]*?(?<![\d.]){value}(?![\d])"),
+            )
+            if not any(p.search(t) for t in texts for p in stated):
+                rows.append(dict(line=number, exponent=m.group(0), sentence=sentence))
+    return pd.DataFrame(rows, columns=["line", "exponent", "sentence"])
+
+
+def uncited_growth(text, ledger):
+    """Sentences that state a growth order in words ("grows quadratically") without citing,
+    through the ``:ledger:`` role, a claim whose every cited row the ledger confirms
+    (*match* or *same conclusion*): a growth the ledger calls inconclusive is not a result.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns line, order, cited (the roles' ``ledger_says``), sentence.
+    """
+    rows = []
+    for number, sentence in sentences(text):
+        m = GROWTH_WORDS.search(sentence)
+        if not m:
+            continue
+        cited = cited_claims(sentence)
+        verdicts = [v for c in cited for v in claim_rows(ledger, c)["verdict"]]
+        if not verdicts or not all(v in GOOD for v in verdicts):
+            said = "; ".join(ledger_says(ledger, c) for c in cited) or "no :ledger: role"
+            rows.append(dict(line=number, order=m.group("order"), cited=said, sentence=sentence))
+    return pd.DataFrame(rows, columns=["line", "order", "cited", "sentence"])
+
+
+#: A hand-written count of the verdicts a variant changes ("changes no verdict", "moves 8 of
+#: the headline's rows"): the ledger's summary lists them (``variants_markdown``).
+VARIANT_COUNT = re.compile(
+    r"\b(?:changes?|moves?)\s+(?:no|\d+|none)\b(?:\s+of)?[^.;]{0,40}?\b(?:verdicts?|rows?)\b",
+    re.IGNORECASE,
+)
+
+
+def hand_counted_variants(text):
+    """Sentences of ``text`` that count by hand the verdicts a variant changes."""
+    rows = [
+        dict(line=number, words=m.group(0), sentence=sentence)
+        for number, sentence in sentences(text)
+        for m in VARIANT_COUNT.finditer(sentence)
+    ]
+    return pd.DataFrame(rows, columns=["line", "words", "sentence"])

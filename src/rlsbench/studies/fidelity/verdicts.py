@@ -10,18 +10,25 @@ Every row of the ledger gets exactly one verdict, computed here and never writte
     run was cut by a budget, or the paper quotes another publication's result for a method we
     do not implement (``availability = quoted``). The reason says which.
 *match*
-    A number (``compare = value``) is reproduced: ``|ours − reported| ≤ tolerance`` with
+    A number (``compare = value``) is reproduced: ours and the paper's are statistically
+    indistinguishable. Where both sides give a spread and a count (ours ``ours_spread`` over
+    ``ours_n`` repetitions, the paper's ± over its ``n_reps``), that is Welch's unequal-variance
+    t-test of the two means (:func:`welch_bound`): match when it does not reject equality at
+    level 1 − :data:`CONFIDENCE`, i.e. ``|ours − reported| ≤ t · se`` with Welch's ``se`` and
+    degrees of freedom; that bound is the row's ``tolerance``. Only where a side lacks spread
+    or count does the tolerance rule decide: ``|ours − reported| ≤ tolerance`` with
     ``tolerance = max(s_ours, s_paper, p_paper)``, where ``s_ours`` is the standard deviation
-    of our repetitions (folds, splits, repeats; for a fitted exponent its standard error),
-    ``s_paper`` the ± the paper prints, and ``p_paper`` half a unit of the paper's last printed
-    digit (its stated precision). A difference within the run-to-run spread of either side, or
-    below what the paper's rounding can show, is a match. (This is looser than a test of equal
-    means: over 30 repetitions one standard deviation is about five standard errors; the
-    ledger keeps ``ours_n`` and ``reported_n`` for a stricter reading.) ``compare = log``
-    (condition numbers) compares log10 values with tolerance 0.5 (the same order of
-    magnitude). ``compare = setting`` (a parameter the comparison reuses, e.g. Neumann et al.'s
-    feature counts that we round to integers): match when ours is the reported value rounded
-    to the nearest integer.
+    of our repetitions (folds, splits, repeats, or of the seed draws an investigation made of
+    a single-run number; for a fitted exponent its standard error), ``s_paper`` the ± the paper
+    prints, and ``p_paper`` half a unit of the paper's last printed digit (its stated
+    precision). ``compare = log`` (condition numbers) compares log10 values with tolerance 0.5
+    (the same order of magnitude). ``compare = setting`` (a parameter the comparison reuses,
+    e.g. Neumann et al.'s feature counts that we round to integers): match when ours is the
+    reported value rounded to the nearest integer.
+*far from the paper*
+    A number more than :data:`FAR` times its tolerance from the paper's *contradicts* it,
+    whatever the ordering of its group (the reason says how far, and whether the ordering
+    holds): an ordering that holds does not make a value that far a reproduction.
 *same conclusion*
     The number differs but the paper's ordering holds. The cells of one (paper, item, group) are
     compared pairwise: a pair is *ordered* on one side when its difference exceeds that side's
@@ -30,24 +37,26 @@ Every row of the ledger gets exactly one verdict, computed here and never writte
     printed digit; for times and condition numbers, none; for the paper the combined standard
     error from its ± and repetition count, or else only exactly equal printed values tie). A
     pair the paper orders *holds* when ours orders it the same way and is *reversed* when ours
-    orders it the other way. A cell reaches the same conclusion when at least one of its pairs
-    holds and none is reversed. Times measured on the paper's 2006-2012 hardware
-    (``compare = hardware``) can only reach the same conclusion, never match (and are *not run*
-    when no other cell of their group ran to order them against); ``hardware_bound`` (the
+    orders it the other way. A cell within :data:`FAR` tolerances of the paper reaches the same
+    conclusion when at least one of its pairs holds and none is reversed. Times measured on the
+    paper's 2006-2012 hardware (``compare = hardware``) can only reach the same conclusion,
+    never match (and are *not run* when no other cell of their group ran to order them
+    against); ``hardware_bound`` (the
     paper states an upper bound, "a bit less than twelve minutes") reaches it when ours is
     within the bound. A claim in words that our computed check confirms is a *same conclusion*
     row too.
 
 *contradicts*
-    Everything else: a number outside the tolerance whose group has a reversed pair or no pair
-    that holds, a claim our check refutes.
+    Everything else: a number far from the paper; a number outside the tolerance whose group
+    has a reversed pair or no pair that holds; a claim our check refutes beyond the noise.
 
 *inconclusive*
     Our run cannot decide: a claim on a measured quantity (a fitted growth exponent of measured
     times) whose confidence interval (level :data:`CONFIDENCE`, Student's t with the fit's
     degrees of freedom) straddles the claim's threshold, or has too few sizes for an interval;
-    a cell whose every ordering against its group falls inside the tie margin of our own
-    repetitions; a claim our check refutes only *within noise* (below). Such a verdict depends
+    a cell within :data:`FAR` tolerances whose every ordering against its group falls inside
+    the tie margin of our own repetitions; a claim our check refutes or confirms only *within
+    noise*, or not in every seed draw (below). Such a verdict depends
     on the machine's load or on chance, so it says neither *same conclusion* nor
     *contradicts*: two runs of one config and seed give the same verdict.
 
@@ -64,12 +73,14 @@ Every row of the ledger gets exactly one verdict, computed here and never writte
     2. where an investigation re-drew the seeds or splits of our run, the claim fails in every
        draw.
 
-    Otherwise the row is *inconclusive*, and its ``ours`` text shows the spread: the deciding
-    gap with its ``z = gap / se``, and the draws the claim holds in ("holds in 9 of 10 seed
-    triples"). The rule only guards refutations: a claim the check confirms stays *same
-    conclusion* (its text shows the same spread). The standard error is that of unpaired
-    means: where the two compared means share their folds or splits it overstates the noise,
-    so the rule errs towards *inconclusive*, never towards a contradiction.
+    The rule is the same in both directions: a confirmation stands (*same conclusion*) only
+    when the claim still holds with every gap within noise read against it (the check computes
+    that outcome too, ``holds_beyond_noise`` of :func:`noise_rule`) and, where seeds or splits
+    were re-drawn, holds in every draw. Otherwise the row is *inconclusive*, and its ``ours``
+    text shows the spread: the deciding gap with its ``z = gap / se``, and the draws the claim
+    holds in ("holds in 9 of 10 seed triples"). The standard error is that of unpaired means:
+    where the two compared means share their folds or splits it overstates the noise, so the
+    rule errs towards *inconclusive*, in both directions.
 
 Series without a number (``compare = claims``) take the verdict of the claims attached to their
 item. An *item* row (one per numbered table or figure) rolls its rows up: *not public* when all
@@ -94,6 +105,9 @@ CONFIDENCE = 0.95
 #: A gap within this many combined standard errors is *within noise*: the two-sided normal
 #: quantile of :data:`CONFIDENCE` (1.96).
 NOISE_Z = NormalDist().inv_cdf(0.5 + CONFIDENCE / 2)
+#: A number more than this many tolerances from the paper's contradicts it whatever its
+#: group's ordering (*far from the paper*).
+FAR = 3.0
 
 
 def exponent_interval(exponent, stderr, n_points, level=CONFIDENCE):
@@ -193,8 +207,9 @@ def within_noise(gap, se, z=NOISE_Z):
     return abs(gap) <= z * se
 
 
-def noise_rule(holds, holds_within_noise=False, draws=None):
-    """A check's outcome after the *within noise* rule (see the module text).
+def noise_rule(holds, holds_within_noise=False, draws=None, holds_beyond_noise=None):
+    """A check's outcome after the *within noise* rule, the same in both directions (see the
+    module text).
 
     Parameters
     ----------
@@ -205,15 +220,25 @@ def noise_rule(holds, holds_within_noise=False, draws=None):
     draws : sequence of bool or None
         The claim's outcome in each re-draw of the seeds/splits an investigation ran (None:
         none ran).
+    holds_beyond_noise : bool or None
+        Whether the claim holds when every gap within noise is read against it (None: the
+        check decides from printed values or single draws, without a standard error).
 
     Returns
     -------
     bool, None or str
-        ``holds`` unchanged unless it is False; False only when the refutation stands beyond
-        the noise and in every draw, else :data:`INCONCLUSIVE`.
+        True only when the confirmation stands beyond the noise and in every draw; False only
+        when the refutation stands beyond the noise and in every draw; else
+        :data:`INCONCLUSIVE` (None and :data:`INCONCLUSIVE` unchanged).
     """
-    if holds is not False:
+    if holds is None or isinstance(holds, str):
         return holds
+    if bool(holds):  # a NumPy bool too
+        if holds_beyond_noise is not None and not holds_beyond_noise:
+            return INCONCLUSIVE
+        if draws is not None and not all(bool(d) for d in draws):
+            return INCONCLUSIVE
+        return True
     if holds_within_noise:
         return INCONCLUSIVE
     if draws is not None and any(bool(d) for d in draws):
@@ -224,8 +249,8 @@ def noise_rule(holds, holds_within_noise=False, draws=None):
 def noise_reason():
     """The rule in words, for the ``reason`` of a check that applies :func:`noise_rule`."""
     return (
-        f"a refutation within {NOISE_Z:.2f} combined standard errors of our repetitions, or "
-        "not shared by every seed draw an investigation made, is inconclusive"
+        f"a refutation or a confirmation within {NOISE_Z:.2f} combined standard errors of our "
+        "repetitions, or not shared by every seed draw an investigation made, is inconclusive"
     )
 
 
@@ -241,6 +266,65 @@ def tolerance(ours_spread, spread, precision):
     """``max(s_ours, s_paper, p_paper)`` of the *match* rule, NaN terms ignored."""
     terms = [x for x in (ours_spread, spread, precision) if not _nan(x)]
     return max(terms) if terms else 0.0
+
+
+def welch_bound(ours, ours_spread, ours_n, reported, spread, n_reps, level=CONFIDENCE):
+    """Welch's unequal-variance t-test of our mean against the paper's.
+
+    Parameters
+    ----------
+    ours, reported : float
+        The two means.
+    ours_spread, spread : float
+        Their standard deviations over repetitions.
+    ours_n, n_reps : float
+        Their numbers of repetitions.
+    level : float
+        Two-sided confidence level.
+
+    Returns
+    -------
+    tuple of float or None
+        ``(bound, t, p)``: the largest ``|ours − reported|`` the test does not reject at
+        ``1 − level`` (``t`` quantile with Welch's degrees of freedom times the combined
+        standard error), the t statistic and its two-sided p-value. None where a side lacks
+        a spread or has fewer than two repetitions, or both spreads are zero.
+    """
+    from scipy import stats
+
+    sides = (ours_spread, ours_n, spread, n_reps)
+    if any(_nan(x) for x in sides) or ours_n < 2 or n_reps < 2:
+        return None
+    v_ours, v_paper = ours_spread**2 / ours_n, spread**2 / n_reps
+    se = math.sqrt(v_ours + v_paper)
+    if se <= 0:
+        return None
+    test = stats.ttest_ind_from_stats(
+        ours, ours_spread, ours_n, reported, spread, n_reps, equal_var=False
+    )
+    # Welch-Satterthwaite degrees of freedom, those of the test above
+    df = (v_ours + v_paper) ** 2 / (v_ours**2 / (ours_n - 1) + v_paper**2 / (n_reps - 1))
+    bound = float(stats.t.ppf(0.5 + level / 2, df)) * se
+    return bound, float(test.statistic), float(test.pvalue)
+
+
+def match_tolerance(row):
+    """The *match* bound of a joined row and how it was found: ``(tolerance, welch)``, with
+    ``welch`` the :func:`welch_bound` triple where both sides give spread and count (the
+    tolerance is then its bound), else None and :func:`tolerance`; for ``compare = log``
+    ``(0.5, None)``; NaN for rows not compared by value."""
+    if row.compare == "log":
+        return 0.5, None
+    if row.compare != "value":
+        return math.nan, None
+    welch = None
+    if not _nan(row.ours_value) and not _nan(row.value):
+        welch = welch_bound(
+            row.ours_value, row.ours_spread, row.ours_n, row.value, row.spread, row.n_reps
+        )
+    if welch is not None:
+        return welch[0], welch
+    return tolerance(row.ours_spread, row.spread, row.precision), None
 
 
 def _nan(x):
@@ -343,20 +427,38 @@ def cell_verdict(cell, others=()):
         if cell.ours_value == target:
             return "match", f"we run the reported value rounded to {target}"
         return "contradicts", f"we run {cell.ours_value:g}, not the rounded {target}"
+    far = None
     if cell.compare in ("value", "log"):
+        tol, welch = match_tolerance(cell)
         if cell.compare == "log":
-            diff, tol = abs(math.log10(cell.ours_value) - math.log10(cell.value)), 0.5
+            diff = abs(math.log10(cell.ours_value) - math.log10(cell.value))
             within = f"|Δlog10| = {diff:.2f} ≤ 0.5"
+        elif welch is not None:
+            diff = abs(cell.ours_value - cell.value)
+            within = (
+                f"|Δ| = {diff:.3g} ≤ tolerance {tol:.3g} (Welch t = {welch[1]:.2f}, "
+                f"p = {welch[2]:.2g}: indistinguishable)"
+            )
         else:
             diff = abs(cell.ours_value - cell.value)
-            tol = tolerance(cell.ours_spread, cell.spread, cell.precision)
             within = f"|Δ| = {diff:.3g} ≤ tolerance {tol:.3g}"
         if diff <= tol:
             return "match", within
-        outside = within.replace("≤", ">")
+        outside = within.replace("≤", ">").replace(": indistinguishable", "")
+        if diff > FAR * tol:
+            far = f"far from the paper: {outside}" + (
+                f", {diff / tol:.1f} times the tolerance" if tol > 0 else ""
+            )
     else:
         outside = "times on the paper's hardware are not compared by value"
     held, reversed_, compared, tied = ordering(cell, others)
+    if far is not None:
+        order = ""
+        if reversed_:
+            order = f"; ordering reversed against {', '.join(reversed_)}"
+        elif held:
+            order = f"; ordering holds against {', '.join(held)}, the value does not"
+        return "contradicts", far + order
     if reversed_:
         return "contradicts", f"{outside}; ordering reversed against {', '.join(reversed_)}"
     if held:
@@ -366,9 +468,10 @@ def cell_verdict(cell, others=()):
             return "not run", f"{outside}; no other cell of ours in its group to order it against"
         return "contradicts", outside
     if tied:
+        near = f" (within {FAR:g} times it)" if cell.compare in ("value", "log") else ""
         return INCONCLUSIVE, (
-            f"{outside}; each of the paper's orderings is within the tie margin of our own "
-            f"repetitions ({tied} pair(s))"
+            f"{outside}{near}; each of the paper's orderings is within the tie margin of our "
+            f"own repetitions ({tied} pair(s))"
         )
     return "contradicts", f"{outside}; none of the paper's orderings is reproduced (ties)"
 

@@ -337,7 +337,8 @@ def p7_gaps(greedy, random):
         one combined standard error); ``holds_within_noise`` (the same with every gap within
         :data:`~rlsbench.studies.fidelity.verdicts.NOISE_Z` standard errors read in the
         claim's favour; the mean gap's standard error is taken as the mean of the per-k ones,
-        the bound for curves correlated across k).
+        the bound for curves correlated across k); ``holds_beyond_noise`` (the same with the
+        mean gap read against the claim: positive by more than that many standard errors).
     """
     ks = [
         k for k in greedy.index.intersection(random.index) if k <= min(50, greedy.index.max() // 2)
@@ -363,6 +364,9 @@ def p7_gaps(greedy, random):
         "holds": bool(mean > 0 and float((gap + se).min()) >= 0),
         "holds_within_noise": bool(
             (mean > 0 or within_noise(mean, float(se.mean()))) and float(beyond) >= 0
+        ),
+        "holds_beyond_noise": bool(
+            mean > 0 and not within_noise(mean, float(se.mean())) and float((gap + se).min()) >= 0
         ),
     }
 
@@ -401,8 +405,8 @@ def _beats_random(tree: RunTree):
     random selection's by more than their combined standard error, and above it on average.
     Beyond n/2 both keep most features and their curves meet by construction.
 
-    A failure within noise (:func:`~rlsbench.studies.fidelity.verdicts.noise_rule`) is
-    inconclusive: where the seeds investigation (:data:`SEEDS_TABLE`) re-drew random
+    A failure or a success within noise (:func:`~rlsbench.studies.fidelity.verdicts.noise_rule`)
+    is inconclusive: where the seeds investigation (:data:`SEEDS_TABLE`) re-drew random
     selection's seeds on a data set, the outcome per seed triple is stated and decides too."""
     curves = _curves(tree)
     if curves is None:
@@ -435,6 +439,7 @@ def _beats_random(tree: RunTree):
             p["holds"],
             p["holds_within_noise"],
             None if draws is None else [d["holds"] for d in draws.values()],
+            p["holds_beyond_noise"],
         )
         out.append(Outcome(ds, holds, ours, rule))
     return out
