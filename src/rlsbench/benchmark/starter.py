@@ -6,14 +6,9 @@ config, the SLURM profile of ``docs/cluster.rst``, the next-paper example of
 (:func:`rlsbench.benchmark.runner.workflow_root`: the checkout's top directory, or the wheel's
 ``rlsbench/_workflow/`` copy made by setup.py) and are written into a project folder:
 
-=================================  =====================================================
-written                            from
-=================================  =====================================================
-``config.yaml``                    ``config/config.yaml`` (the embedded default config)
-``profiles/slurm/``                ``profiles/slurm/`` (``--profile profiles/slurm``)
-``next_paper.yaml``,               ``docs/examples/next_paper/`` (the next-paper page)
-``make_my_data.py``, ``my-ranker/``
-=================================  =====================================================
+* ``config.yaml``: ``config/config.yaml``, the embedded default config;
+* ``profiles/slurm/``: ``profiles/slurm/`` (``--profile profiles/slurm``);
+* ``next_paper.yaml``, ``make_my_data.py``, ``my-ranker/``: ``docs/examples/next_paper/``.
 
 Nothing is overwritten unless asked: every file is checked before the first is written, and
 each is written atomically (:mod:`rlsbench.benchmark.atomic`).
