@@ -26,6 +26,7 @@ from sklearn.preprocessing import LabelBinarizer, StandardScaler
 from sklearn.utils import ClassifierTags, RegressorTags, check_random_state
 from sklearn.utils._param_validation import (
     Interval,
+    InvalidParameterError,
     RealNotInt,
     StrOptions,
     validate_parameter_constraints,
@@ -38,7 +39,7 @@ from rlsbench.benchmark.methods import distribution_of, get_method, method_names
 from rlsbench.benchmark.protocol_settings import DEFAULT_LAMBDA_GRID
 from rlsbench.errors import RLSBenchError
 from rlsbench.numerics.array_api import non_numpy_namespace, to_numpy
-from rlsbench.numerics.rls import choose_alpha
+from rlsbench.numerics.ridgecv.loo_grid import choose_alpha_gram
 from rlsbench.numerics.selection import greedy_rls, lowrank_lssvm, ridge_path, wrapper
 from rlsbench.numerics.selection.lowrank import DEFAULT_MAX_MEMORY_BYTES
 from rlsbench.numerics.validation import check_k
@@ -172,6 +173,7 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         -------
         self
         """
+        grid = self._alpha_grid()
         xp = self._namespace(X)
         X, y = validate_data(
             self,
@@ -191,8 +193,9 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         k = self._n_features(X.shape[1])
         X = self._prepare(X, Y)
         if self.alpha == "loo":
-            alphas = DEFAULT_ALPHAS if self.alphas is None else self.alphas
-            self.alpha_ = choose_alpha(X, Y, alphas, bias=self.bias, criterion=self.criterion)
+            self.alpha_ = choose_alpha_gram(
+                X, Y, grid, bias=self.bias, criterion=self.criterion
+            )
         else:
             self.alpha_ = float(self.alpha)
         path = self._select(X, Y, k, self.alpha_)
@@ -218,6 +221,44 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         self.intercept_ = float(intercept) if np.ndim(intercept) == 0 else intercept.copy()
         self._to_input_units()
         return self
+
+    def _alpha_grid(self):
+        """The λ grid of ``alpha="loo"`` as a 1-d float64 array of finite values > 0.
+
+        scikit-learn's "array-like" lets through what this refuses: a set (no order), nested
+        lists (flattened by NumPy into a grid nobody wrote) and text. The message names the
+        estimator (and, for :class:`PluginSelector`, its method) and the parameter.
+        """
+        if self.alphas is None:
+            return DEFAULT_ALPHAS
+        owner = self._owner()
+        if isinstance(self.alphas, (set, frozenset, dict, str, bytes)):
+            raise InvalidParameterError(
+                f"The 'alphas' parameter of {owner} must be a 1-d array-like of λ values > 0, "
+                f"got a {type(self.alphas).__name__}: {self.alphas!r}"
+            )
+        try:
+            grid = np.asarray(self.alphas, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise InvalidParameterError(
+                f"The 'alphas' parameter of {owner} must hold real numbers: {exc}"
+            ) from exc
+        if grid.ndim != 1 or grid.size == 0:
+            raise InvalidParameterError(
+                f"The 'alphas' parameter of {owner} must be a non-empty 1-d array-like of λ "
+                f"values, got shape {grid.shape}"
+            )
+        bad = grid[~(np.isfinite(grid) & (grid > 0))]
+        if bad.size:
+            raise InvalidParameterError(
+                f"The 'alphas' parameter of {owner} must hold finite λ values > 0, got "
+                f"{float(bad[0])!r}"
+            )
+        return grid
+
+    def _owner(self):
+        """The estimator as parameter errors name it."""
+        return type(self).__name__
 
     def _takes_multi_output(self):
         # class labels are one column; several columns can only be real targets
@@ -370,8 +411,10 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
         tags.target_tags.multi_output = self._takes_multi_output()
-        # is_classifier() reads estimator_type; check_cv stratifies an integer cv on it
-        if self.task == "classification":
+        # is_classifier() reads estimator_type; check_cv stratifies an integer cv on it, and
+        # only for binary or multiclass y: "auto" is a classifier so that labels are stratified
+        # while real targets still get a plain KFold (tags are per estimator, not per data)
+        if self.task in ("auto", "classification"):
             tags.estimator_type = "classifier"
             tags.classifier_tags = ClassifierTags()
         elif self.task == "regression":
@@ -765,6 +808,9 @@ class PluginSelector(_RLSSelector):
         validate_parameter_constraints(
             constraints, self.get_params(deep=False), caller_name=type(self).__name__
         )
+
+    def _owner(self):
+        return f"PluginSelector(method={self.method!r})"
 
     def _prepare(self, X, Y):
         method = get_method(self.method)

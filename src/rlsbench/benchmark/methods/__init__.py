@@ -46,7 +46,13 @@ n_jobs : int
 Returns a :class:`rlsbench.numerics.path.SelectionPath`: ``selected`` of shape (k,) (feature
 indices in order of selection), ``coef_path`` (k, k[, t]) and ``intercept_path`` (k[, t]) of
 the RLS model after each addition (the protocol scores the test split with them),
-``criterion`` and ``loo_mse`` of shape (k,), ``alphas`` of shape (k,).
+``criterion`` and ``loo_mse`` of shape (k,), ``alphas`` of shape (k,). Every number is finite
+and every λ of ``alphas`` is > 0; ``criterion``, ``loo_mse`` and ``info["elapsed_s"]`` may
+instead be NaN at every step (the method has no such number). :meth:`Method.select` refuses
+any other path with :class:`MethodPluginError` naming the method, its entry point, its
+distribution and the field, so that no number a method cannot stand behind reaches a table.
+``X`` and ``y`` are read-only: a method that works in place copies them first (the protocol
+scores the same arrays after the method).
 
 A method that cannot run on some targets lists the ones it can in ``tasks``; the protocol
 records the others as skipped.
@@ -194,7 +200,16 @@ class Method:
             and ``n_features``.
         MethodPluginError
             The plugin broke the contract (wrong number of steps, repeated or invalid feature
-            indices, wrongly shaped model path); the message names its distribution.
+            indices, wrongly shaped model path, a number that is not finite, a λ that is not
+            > 0) or wrote into ``X`` or ``y``; the message names the method, its entry point
+            and its distribution, and the field.
+
+        Notes
+        -----
+        ``run`` gets read-only views of NumPy ``X`` and ``y``: the
+        protocol scores the same arrays after the method, so its LOO and test numbers must
+        not depend on what the method does to them. A method that works in place copies
+        first.
         """
         shape = np.shape(X)  # .shape of any array library, without a copy
         if len(shape) != 2:
@@ -203,9 +218,29 @@ class Method:
             )
         n_features = check_k(self.name, k, shape[1])
         k = int(k)
-        path = self.run(
-            X, y, alpha=alpha, k=k, criterion=criterion, bias=bias, seed=seed, n_jobs=n_jobs
-        )
+        try:
+            path = self.run(
+                _read_only(X),
+                _read_only(y),
+                alpha=alpha,
+                k=k,
+                criterion=criterion,
+                bias=bias,
+                seed=seed,
+                n_jobs=n_jobs,
+            )
+        except ValueError as exc:
+            if "read-only" not in str(exc):
+                _name_plugin(exc, self)
+                raise
+            raise MethodPluginError(
+                f"{_plugin_name(self)} wrote into its input X or y in place ({exc}): the "
+                "protocol scores these arrays after the method; copy them first "
+                "(X = X.copy())"
+            ) from exc
+        except (ArithmeticError, TypeError, RLSBenchError) as exc:
+            _name_plugin(exc, self)
+            raise
         _check_path(self, path, k, n_features)
         return path
 
@@ -264,12 +299,78 @@ def int_seed(seed) -> int:
     return seed
 
 
+def _read_only(array):
+    """A read-only view of a NumPy array (anything else as it is): writing into it raises
+    NumPy's ``ValueError: ... is read-only`` instead of changing the caller's data."""
+    if not isinstance(array, np.ndarray):
+        return array
+    view = array.view()
+    view.setflags(write=False)
+    return view
+
+
+def _plugin_name(method: Method) -> str:
+    """The method as errors about its output name it: its name, its entry point (or, for a
+    :class:`Method` no distribution declares, its ``run``) and its distribution."""
+    ep = _entry_points().get(method.name)
+    if ep is not None:
+        return f"method {method.name!r} ({ep.value}) of {_distribution(ep)}"
+    run = f"{getattr(method.run, '__module__', '?')}.{getattr(method.run, '__qualname__', '?')}"
+    return f"method {method.name!r} (run={run}), an unregistered method"
+
+
+def _name_plugin(exc: BaseException, method: Method) -> None:
+    """Prefix the one-line message of ``exc``, raised inside ``method.run``, with the method's
+    name, entry point and distribution (:func:`_plugin_name`); its class stays, so that
+    callers catching it (``SelectionError``, ``ValueError``) still do."""
+    where = _plugin_name(method)
+    if len(exc.args) == 1 and isinstance(exc.args[0], str) and where not in exc.args[0]:
+        exc.args = (f"{where}: {exc.args[0]}",)
+
+
+#: Fields of a SelectionPath whose every number must be finite (λ also > 0): the protocol
+#: scores the test split and the LOO errors with them.
+_MODEL_FIELDS = ("coef_path", "intercept_path", "alphas")
+#: Fields a method may leave NaN throughout when it has no such number (SelectionPath's
+#: "NaN where unknown"); a NaN at some steps only, or an infinity, is a failure.
+_OPTIONAL_FIELDS = ("criterion", "loo_mse")
+
+
+def _check_numbers(where: str, name: str, values, *, optional: bool) -> None:
+    """Refuse a path field holding what is not a finite real number (see the field sets)."""
+    from rlsbench.numerics.array_api import to_numpy
+
+    try:
+        array = np.asarray(to_numpy(values))
+    except (TypeError, ValueError) as exc:  # ragged nesting and the like
+        raise MethodPluginError(f"{where}: {name} is not an array of numbers ({exc})") from exc
+    if array.dtype.kind not in "iuf":
+        raise MethodPluginError(
+            f"{where}: {name} must hold real numbers, got dtype {array.dtype} "
+            f"({type(values).__name__})"
+        )
+    finite = np.isfinite(array)
+    if optional and np.isnan(array).all():
+        return
+    if not finite.all():
+        step = int(np.argwhere(~finite)[0][0])
+        allowed = " (NaN at every step is allowed: the method has no such number)"
+        raise MethodPluginError(
+            f"{where}: {name} holds {int((~finite).sum())} NaN or infinite value(s), the first "
+            f"at step {step + 1}; a method's path must be finite{allowed if optional else ''}"
+        )
+    if name == "alphas" and not (array > 0).all():
+        bad = float(array[~(array > 0)][0])
+        raise MethodPluginError(f"{where}: alphas must all be λ > 0 (the RLS models), got {bad!r}")
+
+
 def _check_path(method: Method, path, k: int, n_features: int) -> None:
-    """Refuse (:class:`MethodPluginError`) a path that breaks the contract of ``run``."""
+    """Refuse (:class:`MethodPluginError`) a path that breaks the contract of ``run``: its
+    shapes and indices, and its numbers (what the protocol writes into tables)."""
     from rlsbench.numerics.array_api import to_numpy
     from rlsbench.numerics.path import SelectionPath
 
-    where = f"method {method.name!r} of {distribution_of(method.name)}"
+    where = _plugin_name(method)
     if not isinstance(path, SelectionPath):
         raise MethodPluginError(f"{where} returned a {type(path).__name__}, not a SelectionPath")
     selected = np.asarray(to_numpy(path.selected))
@@ -285,8 +386,8 @@ def _check_path(method: Method, path, k: int, n_features: int) -> None:
     if np.unique(selected).size != k:
         raise MethodPluginError(f"{where} selected a feature twice: {selected.tolist()}")
     shapes = {
-        "coef_path": (path.coef_path.shape[:2], (k, k)),
-        "intercept_path": (path.intercept_path.shape[:1], (k,)),
+        "coef_path": (np.shape(path.coef_path)[:2], (k, k)),
+        "intercept_path": (np.shape(path.intercept_path)[:1], (k,)),
         "criterion": (np.shape(path.criterion), (k,)),
         "loo_mse": (np.shape(path.loo_mse), (k,)),
         "alphas": (np.shape(path.alphas), (k,)),
@@ -294,6 +395,10 @@ def _check_path(method: Method, path, k: int, n_features: int) -> None:
     for name, (got, want) in shapes.items():
         if tuple(got) != want:
             raise MethodPluginError(f"{where}: {name} has shape {tuple(got)}, expected {want}")
+    for name in _MODEL_FIELDS + _OPTIONAL_FIELDS:
+        _check_numbers(where, name, getattr(path, name), optional=name in _OPTIONAL_FIELDS)
+    if "elapsed_s" in path.info:  # the rows' elapsed_s column
+        _check_numbers(where, "info['elapsed_s']", path.info["elapsed_s"], optional=True)
 
 
 def distribution_of(name: str) -> str:

@@ -86,7 +86,16 @@ def check_scale(X, alpha, *, bias=0.0, method, x_scale=None):
     m = X.shape[0]
     with np.errstate(over="ignore"):
         dynamic_range = m * np.square(np.float64(x_scale) * max(1.0, 1.0 / alpha))
+        design_range = m * np.square(np.float64(x_scale))
     if not dynamic_range <= MAX_DYNAMIC_RANGE:
+        if design_range <= MAX_DYNAMIC_RANGE:
+            # the design itself fits at λ = 1: the λ < 1 makes the range overflow
+            raise SelectionError(
+                f"{method}: alpha={alpha:.3g} is too small for float64: max |x| = "
+                f"{x_scale:.3g} on n_samples={m} gives m·max|x|²·max(1, 1/λ)² = "
+                f"{dynamic_range:.3g} > {MAX_DYNAMIC_RANGE:.3g}, so the LOO scores would "
+                "overflow; use a larger alpha"
+            )
         # the bias feature is a column of the design: blame it when it sets the scale
         culprit, remedy = (
             ("bias", "use a bias near 1 (the scale of standardised X)")
