@@ -237,13 +237,16 @@ def guard_snakemake_config_files(argv=None) -> bool:
     bool
         Whether Snakemake's reader is guarded now.
     """
-    from snakemake.common import configfile
+    try:
+        from snakemake.common import configfile
 
-    if getattr(configfile._load_configfile, "rlsbench_guard", False):
+        snakemake_reader = configfile._load_configfile
+    except (ImportError, AttributeError):  # another Snakemake: its reader is not guarded
+        return False
+    if getattr(snakemake_reader, "rlsbench_guard", False):
         return True
     if not runs_this_workflow(sys.argv if argv is None else argv):
         return False
-    snakemake_reader = configfile._load_configfile
 
     def _load_configfile(configpath_or_obj, filetype="Config"):
         if filetype == "Config" and isinstance(configpath_or_obj, (str, os.PathLike)):

@@ -30,6 +30,8 @@ References
 
 from __future__ import annotations
 
+import itertools
+import math
 import warnings
 from typing import NamedTuple
 
@@ -243,12 +245,26 @@ class FriedmanResult(NamedTuple):
     p_f: float
 
 
+#: Rank assignments ((k!)^N for N datasets and k methods) up to which :func:`friedman` and
+#: :func:`friedman_from_ranks` report the exact permutation p instead of the χ² and F
+#: approximations: k = 3 methods on up to 7 datasets, k = 4 on up to 4, k = 5 or 6 on 2.
+EXACT_MAX_ASSIGNMENTS = 10**6
+
+
+def exact_friedman_applies(n_datasets: int, n_methods: int) -> bool:
+    """Whether the Friedman p of ``n_datasets`` × ``n_methods`` is the exact permutation p:
+    (k!)^N ≤ :data:`EXACT_MAX_ASSIGNMENTS`."""
+    return math.factorial(int(n_methods)) ** int(n_datasets) <= EXACT_MAX_ASSIGNMENTS
+
+
 def friedman_from_ranks(average_ranks, n_datasets: int) -> FriedmanResult:
     """Friedman's χ²_F and the Iman-Davenport F_F from average ranks (Demšar's equations, no
     correction for ties).
 
     χ²_F = 12N / (k(k+1)) [Σ_j R_j² − k(k+1)²/4] with k−1 degrees of freedom, and
-    F_F = (N−1) χ²_F / (N(k−1) − χ²_F) with (k−1, (k−1)(N−1)) degrees of freedom.
+    F_F = (N−1) χ²_F / (N(k−1) − χ²_F) with (k−1, (k−1)(N−1)) degrees of freedom. For a small
+    design ((k!)^N ≤ :data:`EXACT_MAX_ASSIGNMENTS`) both p values are the exact permutation p
+    (see :func:`friedman`), each dataset's ranks taken as a permutation of 1..k (no ties).
 
     Parameters
     ----------
@@ -263,16 +279,61 @@ def friedman_from_ranks(average_ranks, n_datasets: int) -> FriedmanResult:
     ranks = np.asarray(average_ranks, dtype=float)
     n, k = int(n_datasets), int(ranks.size)
     chi2 = 12.0 * n / (k * (k + 1)) * (np.sum(ranks**2) - k * (k + 1) ** 2 / 4.0)
-    return _with_iman_davenport(n, k, float(chi2))
+    exact = None
+    if exact_friedman_applies(n, k):
+        exact = _exact_friedman_p(np.tile(np.arange(1.0, k + 1), (n, 1)), n * ranks)
+    return _with_iman_davenport(n, k, float(chi2), exact)
 
 
-def _with_iman_davenport(n: int, k: int, chi2: float) -> FriedmanResult:
+def _exact_friedman_p(rank_rows, rank_sums) -> float:
+    """P(Σ_j R_j² ≥ the observed Σ_j R_j²) when each dataset's ranks are put in a uniformly
+    random order, independently of the other datasets (the null of the Friedman test).
+
+    Σ_j R_j² orders the assignments as χ²_F does (with or without the tie correction, which
+    is the same for every order of a dataset's ranks) and as F_F does (increasing in χ²_F).
+    The distribution of the rank sums is one dataset's orders convolved N times: at most
+    (k!)^N sums, far fewer where datasets share them.
+
+    Parameters
+    ----------
+    rank_rows : ndarray of shape (n_datasets, n_methods)
+        Each dataset's ranks (midranks where tied).
+    rank_sums : ndarray of shape (n_methods,)
+        The observed rank sums R_j.
+    """
+    # midranks are multiples of 1/2: doubled, every sum is an exact integer
+    doubled = np.rint(2.0 * np.asarray(rank_rows, dtype=float)).astype(np.int64)
+    observed = int(np.sum(np.rint(2.0 * np.asarray(rank_sums, dtype=float)).astype(np.int64) ** 2))
+    k = doubled.shape[1]
+    # a vector of sums as one integer (digits in base 1 + the largest sum): 1-d unique is
+    # fast, and (k!)^N ≤ EXACT_MAX_ASSIGNMENTS keeps k ≤ 9 and the key within int64
+    digits = (len(doubled) * int(doubled.max()) + 1) ** np.arange(k, dtype=np.int64)
+    sums, probability = np.zeros((1, k), dtype=np.int64), np.ones(1)
+    for row in doubled:
+        # a dataset's distinct orders are equally likely (a tie repeats each k!/Π t! times)
+        orders = np.unique(np.array(list(itertools.permutations(row))), axis=0)
+        joint = (sums[:, None, :] + orders[None, :, :]).reshape(-1, k)
+        _, first, which = np.unique(joint @ digits, return_index=True, return_inverse=True)
+        sums = joint[first]
+        probability = np.bincount(
+            which.ravel(), weights=np.repeat(probability / len(orders), len(orders))
+        )
+    return float(min(1.0, probability[np.sum(sums**2, axis=1) >= observed].sum()))
+
+
+def _with_iman_davenport(n: int, k: int, chi2: float, exact: float | None = None) -> FriedmanResult:
     df_num, df_den = k - 1, (k - 1) * (n - 1)
     p_chi2 = float(stats.chi2.sf(chi2, df_num))
     denominator = n * (k - 1) - chi2
-    # χ²_F reaches its maximum N(k−1) when every dataset ranks the methods alike: F_F is infinite
-    f = (n - 1) * chi2 / denominator if denominator > 0 else np.inf
-    p_f = float(stats.f.sf(f, df_num, df_den)) if np.isfinite(f) else 0.0
+    # χ²_F reaches its maximum N(k−1) when every dataset ranks the methods alike: F_F's
+    # denominator is 0 and F_F undefined (NaN), never an infinite F with p = 0
+    if denominator > 0:
+        f = (n - 1) * chi2 / denominator
+        p_f = float(stats.f.sf(f, df_num, df_den))
+    else:
+        f, p_f = np.nan, p_chi2
+    if exact is not None:
+        p_chi2 = p_f = exact
     return FriedmanResult(n, k, chi2, p_chi2, float(f), df_num, df_den, p_f)
 
 
@@ -282,6 +343,20 @@ def friedman(scores: pd.DataFrame) -> FriedmanResult:
     χ²_F is :func:`scipy.stats.friedmanchisquare`'s, which corrects for ties within a dataset
     (on data without ties it equals :func:`friedman_from_ranks`); F_F is computed from it.
     Demšar (2006) recommends the F_F form (``p_f``) as less conservative than χ²_F.
+
+    Which p is reported:
+
+    * Small designs, (k!)^N ≤ :data:`EXACT_MAX_ASSIGNMENTS` (k = 3 methods on up to 7
+      datasets, k = 4 on up to 4, k = 5 or 6 on 2), where neither approximation can be
+      trusted: ``p_chi2`` and ``p_f`` are both the exact permutation p, the probability that
+      putting each dataset's ranks in a random order gives a χ²_F at least as large as the
+      observed one (F_F increases with χ²_F, so it has the same exact p). Two datasets
+      ranking three methods alike give p = 1/6.
+    * Larger designs: ``p_chi2`` from χ² with k−1 degrees of freedom and ``p_f`` from F with
+      (k−1, (k−1)(N−1)) degrees of freedom, as before.
+    * Where χ²_F reaches its maximum N(k−1) (every dataset ranks the methods alike), F_F is
+      undefined: ``iman_davenport_f`` is NaN and ``p_f`` is ``p_chi2`` (exact or χ²), never
+      an infinite F with p = 0.
 
     Parameters
     ----------
@@ -302,9 +377,13 @@ def friedman(scores: pd.DataFrame) -> FriedmanResult:
     values = scores.to_numpy(float)
     n, k = values.shape
     if np.all(values == values[:, :1]):
-        return _with_iman_davenport(n, k, 0.0)
+        return _with_iman_davenport(n, k, 0.0, 1.0 if exact_friedman_applies(n, k) else None)
     chi2 = stats.friedmanchisquare(*values.T).statistic
-    return _with_iman_davenport(n, k, float(chi2))
+    exact = None
+    if exact_friedman_applies(n, k):
+        ranks = stats.rankdata(values, axis=1)
+        exact = _exact_friedman_p(ranks, ranks.sum(axis=0))
+    return _with_iman_davenport(n, k, float(chi2), exact)
 
 
 # ---------------------------------------------------------------------------------------------
