@@ -24,7 +24,7 @@ try:
     from rlsbench.benchmark.config import guard_snakemake_config_files
 
     guard_snakemake_config_files()
-except ImportError as exc:  # a broken rlsbench install must not break Snakemake for others
+except Exception as exc:  # a broken rlsbench install must not break Snakemake for others
     print(f"rlsbench config guard not installed: {exc}", file=sys.stderr)
 
 

@@ -128,3 +128,28 @@ def test_the_guard_knows_this_workflow_from_its_command_line(tmp_path):
     assert runs_this_workflow(["snakemake", "-s", str(REPO / "Snakefile"), "-n"])
     assert runs_this_workflow(["snakemake", f"--snakefile={REPO / 'Snakefile'}"])
     assert not runs_this_workflow(["snakemake", "-s", str(tmp_path / "Snakefile")])
+
+
+def test_the_guard_stops_snakemakes_reader_before_yte_runs(evil, monkeypatch):
+    from snakemake.common import configfile
+
+    from rlsbench.benchmark.config import guard_snakemake_config_files
+
+    monkeypatch.chdir(evil.parent)
+    monkeypatch.setattr(configfile, "_load_configfile", configfile._load_configfile)
+    assert guard_snakemake_config_files(["snakemake", "-s", str(REPO / "Snakefile")])
+    with pytest.raises(SystemExit) as info:
+        configfile.load_configfile(evil.name)
+    assert REFUSED in str(info.value) and not (evil.parent / "pwned.txt").exists()
+    # a plain config still reaches Snakemake's own reader
+    (evil.parent / "plain.yaml").write_text("run_name: plain\n")
+    assert configfile.load_configfile("plain.yaml") == {"run_name": "plain"}
+
+
+def test_the_guard_stands_aside_when_snakemake_has_no_such_reader(monkeypatch):
+    from snakemake.common import configfile
+
+    from rlsbench.benchmark.config import guard_snakemake_config_files
+
+    monkeypatch.delattr(configfile, "_load_configfile")
+    assert not guard_snakemake_config_files(["snakemake", "-s", str(REPO / "Snakefile")])
