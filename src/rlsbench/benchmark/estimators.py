@@ -39,7 +39,7 @@ from rlsbench.benchmark.methods import distribution_of, get_method, method_names
 from rlsbench.benchmark.protocol_settings import DEFAULT_LAMBDA_GRID
 from rlsbench.errors import RLSBenchError
 from rlsbench.numerics.array_api import non_numpy_namespace, to_numpy
-from rlsbench.numerics.rls import choose_alpha
+from rlsbench.numerics.ridgecv.loo_grid import choose_alpha_gram
 from rlsbench.numerics.selection import greedy_rls, lowrank_lssvm, ridge_path, wrapper
 from rlsbench.numerics.selection.lowrank import DEFAULT_MAX_MEMORY_BYTES
 from rlsbench.numerics.validation import check_k
@@ -193,7 +193,7 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         k = self._n_features(X.shape[1])
         X = self._prepare(X, Y)
         if self.alpha == "loo":
-            self.alpha_ = choose_alpha(X, Y, grid, bias=self.bias, criterion=self.criterion)
+            self.alpha_ = choose_alpha_gram(X, Y, grid, bias=self.bias, criterion=self.criterion)
         else:
             self.alpha_ = float(self.alpha)
         path = self._select(X, Y, k, self.alpha_)
