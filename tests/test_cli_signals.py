@@ -56,18 +56,28 @@ def processes_working_in(directory: Path) -> list[int]:
     return found
 
 
-def running_outputs(workdir: Path) -> set[Path]:
-    """The outputs of the jobs Snakemake has marked as started and not finished."""
-    marks = workdir / ".snakemake" / "incomplete"
-    if not marks.is_dir():
+def _records(workdir: Path, kind: str) -> set[Path]:
+    """The files Snakemake keeps a record of in ``.snakemake/<kind>/`` (its base64 names)."""
+    records = workdir / ".snakemake" / kind
+    if not records.is_dir():
         return set()
     found = set()
-    for mark in marks.rglob("*"):
-        if mark.is_file() and mark.name != "migration_underway":
-            parts = mark.relative_to(marks).parts
+    for record in records.rglob("*"):
+        if record.is_file() and record.name != "migration_underway":
+            parts = record.relative_to(records).parts
             key = "".join(part.removeprefix("@") for part in parts)
             found.add(workdir / base64.urlsafe_b64decode(key).decode())
     return found
+
+
+def running_outputs(workdir: Path) -> set[Path]:
+    """The outputs of the jobs Snakemake has marked as started and not finished."""
+    return _records(workdir, "incomplete")
+
+
+def finished_outputs(workdir: Path) -> set[Path]:
+    """The outputs of the jobs Snakemake has recorded as finished."""
+    return _records(workdir, "metadata")
 
 
 def tree(root: Path) -> dict[str, tuple[int, int]]:
@@ -116,9 +126,11 @@ def test_a_signal_to_rlsbench_run_stops_snakemake_and_a_rerun_finishes(tmp_path,
         with pytest.raises(ProcessLookupError):
             os.kill(snakemake, 0)
         assert processes_working_in(workdir) == []
-        # the stopped jobs' outputs are removed, and nothing else is half-written (after
-        # SIGINT, Snakemake keeps its marks of the stopped jobs: the rerun redoes them)
-        assert [p for p in started | running_outputs(workdir) if p.exists()] == []
+        # the stopped jobs' outputs are removed (one that finished before the signal came is
+        # recorded as finished), and nothing else is half-written (after SIGINT, Snakemake
+        # keeps its marks of the stopped jobs: the rerun redoes them)
+        stopped = (started - finished_outputs(workdir)) | running_outputs(workdir)
+        assert [p for p in stopped if p.exists()] == []
         assert partial_files(workdir / "results") == []
         # nothing of the run writes on (a job server's child outliving its client would)
         time.sleep(2)
