@@ -6,11 +6,15 @@ optionally choose λ by the LOO grid search on all features, call a function of
 ``rlsbench.methods`` entry-point group), and store the fitted state. ``predict`` and
 ``decision_function`` use the RLS model on the selected features after the last addition.
 
-A selector declares its task to scikit-learn: ``task="classification"`` makes it a classifier
-(``is_classifier`` is True), so ``GridSearchCV(selector, cv=5)`` and ``cross_val_score`` split
-with ``StratifiedKFold``; ``task="regression"`` makes it a regressor. ``task="auto"`` decides
-from ``y`` at fit time, too late for a splitter: an integer ``cv`` then gives an unshuffled
-``KFold``, which on sorted labels holds out folds of one class.
+A selector declares its task to scikit-learn before it sees data: ``task="auto"`` (the
+default) and ``task="classification"`` make it a classifier (``is_classifier`` is True), so
+``GridSearchCV(selector, cv=5)`` and ``cross_val_score`` split with ``StratifiedKFold`` when
+``y`` holds class labels, and with a plain ``KFold`` when ``y`` holds real values (scikit-learn's
+``check_cv`` stratifies binary and multiclass targets only); ``task="regression"`` makes it a
+regressor. ``task="auto"`` still decides the model from ``y`` at fit time: real targets are fitted
+as regression (``predict`` returns values, ``score`` is R²), which scikit-learn's classifier checks
+``check_classifiers_regression_target`` and ``check_classifier_multioutput`` (2-d 0/1 targets
+are real outputs side by side here) do not expect; pass ``task="regression"`` for a regressor.
 """
 
 from __future__ import annotations
@@ -66,12 +70,26 @@ except ImportError:  # pragma: no cover - older scikit-learn: no such check
 DEFAULT_ALPHAS = DEFAULT_LAMBDA_GRID.values()
 
 
+#: Steps of the first run of ``n_features_to_select="auto"`` with a ``tol`` (doubled until the
+#: criterion stops falling by ``tol``).
+_AUTO_FIRST_STEPS = 8
+
+
+def _steps_before_tol(criterion, tol):
+    """Steps kept by the ``tol`` rule: the first addition always, then each one while the LOO
+    criterion (lower is better) falls by at least ``tol``; a NaN criterion stops the path."""
+    fall = np.asarray(criterion[:-1]) - np.asarray(criterion[1:])
+    below = np.flatnonzero(~(fall >= tol))
+    return int(below[0]) + 1 if below.size else int(len(criterion))
+
+
 class _RLSSelector(SelectorMixin, BaseEstimator):
     """Common parameters, label handling and prediction of the RLS selectors."""
 
     _parameter_constraints: dict = {
         "n_features_to_select": [
             None,
+            StrOptions({"auto"}),
             Interval(Integral, 1, None, closed="left"),
             Interval(RealNotInt, 0, 1, closed="right"),
         ],
@@ -80,6 +98,7 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         "criterion": [StrOptions({"squared", "zero_one"})],
         "bias": [Interval(Real, None, None, closed="neither")],
         "task": [StrOptions({"auto", "classification", "regression"})],
+        "tol": [None, Interval(Real, 0, None, closed="neither")],
     }
 
     def __init__(
@@ -91,6 +110,7 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         criterion="squared",
         bias=1.0,
         task="auto",
+        tol=None,
     ):
         self.n_features_to_select = n_features_to_select
         self.alpha = alpha
@@ -98,6 +118,7 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         self.criterion = criterion
         self.bias = bias
         self.task = task
+        self.tol = tol
 
     #: Whether ``fit`` takes arrays of other array-API libraries (CuPy, PyTorch) under
     #: ``sklearn.config_context(array_api_dispatch=True)``; only greedy RLS has such a path.
@@ -152,7 +173,7 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
 
     def _n_features(self, n_features):
         k = self.n_features_to_select
-        if k is None:
+        if k is None or k == "auto":
             return max(1, n_features // 2)
         if isinstance(k, Integral):
             return check_k(k, n_features, name="n_features_to_select")
@@ -196,9 +217,9 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
             self.alpha_ = choose_alpha_gram(X, Y, grid, bias=self.bias, criterion=self.criterion)
         else:
             self.alpha_ = float(self.alpha)
-        path = self._select(X, Y, k, self.alpha_)
+        path = self._select_path(X, Y, k, self.alpha_)
         self.path_ = path
-        self.n_features_to_select_ = k
+        self.n_features_to_select_ = path.n_steps
         self.selected_ = path.selected.copy()
         self.loo_path_ = path.criterion.copy()
         self.loo_mse_path_ = path.loo_mse.copy()
@@ -257,6 +278,27 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
     def _owner(self):
         """The estimator as parameter errors name it."""
         return type(self).__name__
+
+    def _select_path(self, X, Y, k, alpha):
+        """The path of ``k`` steps, or with ``n_features_to_select="auto"`` and a ``tol`` the
+        path that stops where the LOO criterion falls by less than ``tol``.
+
+        The stopping step is unknown before the run, so runs of 8, 16, 32, ... steps (at most
+        all features) go until one holds a step whose fall is below ``tol``; the kept prefix
+        is then selected afresh, so that ``path_`` is the run of that many steps. The runs
+        cost at most about five times the kept selection (four in the runs, one afresh).
+        """
+        if self.n_features_to_select != "auto" or self.tol is None:
+            return self._select(X, Y, k, alpha)
+        n_features = X.shape[1]
+        steps = min(n_features, _AUTO_FIRST_STEPS)
+        while True:
+            path = self._select(X, Y, steps, alpha)
+            kept = _steps_before_tol(to_numpy(path.criterion), self.tol)
+            if kept < path.n_steps or steps == n_features:
+                break
+            steps = min(n_features, 2 * steps)
+        return path if kept == path.n_steps else self._select(X, Y, kept, alpha)
 
     def _takes_multi_output(self):
         # class labels are one column; several columns can only be real targets
@@ -409,8 +451,10 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
         tags.target_tags.multi_output = self._takes_multi_output()
-        # is_classifier() reads estimator_type; check_cv stratifies an integer cv on it
-        if self.task == "classification":
+        # is_classifier() reads estimator_type; check_cv stratifies an integer cv on it, and
+        # only for binary or multiclass y: "auto" is a classifier so that labels are stratified
+        # while real targets still get a plain KFold (tags are per estimator, not per data)
+        if self.task in ("auto", "classification"):
             tags.estimator_type = "classifier"
             tags.classifier_tags = ClassifierTags()
         elif self.task == "regression":
@@ -424,9 +468,10 @@ class GreedyRLS(_RLSSelector):
 
     Parameters
     ----------
-    n_features_to_select : int, float or None, default=None
+    n_features_to_select : int, float, "auto" or None, default=None
         Number of features (int), fraction of the features (float in (0, 1]), or None for
-        half of them.
+        half of them. "auto" (as scikit-learn's ``SequentialFeatureSelector``): half of them
+        when ``tol`` is None, else the stopping rule of ``tol``.
     alpha : float > 0 or "loo", default=1.0
         λ of RLS; "loo" picks it from ``alphas`` by the LOO criterion on all features.
     alphas : array-like of shape (R,) or None, default=None
@@ -437,9 +482,18 @@ class GreedyRLS(_RLSSelector):
         Value of the constant bias feature (0 = none); regularized like the others.
     task : {"auto", "classification", "regression"}, default="auto"
         "auto": binary targets and non-float multiclass labels are classification (labels
-        mapped to ±1, one-vs-rest), everything else regression. "classification" and
-        "regression" also declare the task to scikit-learn (``is_classifier``): an integer
-        ``cv`` of ``GridSearchCV`` is then a ``StratifiedKFold`` for classification.
+        mapped to ±1, one-vs-rest), everything else regression. The task is declared to
+        scikit-learn before any data is seen: "auto" and "classification" make a classifier
+        (``is_classifier`` is True), so an integer ``cv`` (``GridSearchCV``,
+        ``cross_val_score``) is a ``StratifiedKFold`` when ``y`` holds class labels and a
+        plain ``KFold`` when it holds real values (scikit-learn's ``check_cv`` looks at
+        ``y``); "regression" makes a regressor.
+    tol : float > 0 or None, default=None
+        With ``n_features_to_select="auto"``: stop adding features when an addition lowers
+        the LOO criterion by less than ``tol`` (the first feature is always added). The
+        criterion is an error, lower is better: scikit-learn's ``tol`` is a rise of a score,
+        this one a fall of an error, both required > 0 for forward selection. Ignored for
+        other ``n_features_to_select``.
     backend : {"auto", "numba", "numpy", "array_api", "cuda"}, default="auto"
         Implementation (see :func:`rlsbench.numerics.selection.greedy_rls`); "auto" runs the
         numba kernels on NumPy input and, on CUDA arrays, the numba-cuda kernels. "numba"
@@ -496,6 +550,7 @@ class GreedyRLS(_RLSSelector):
         criterion="squared",
         bias=1.0,
         task="auto",
+        tol=None,
         backend="auto",
         n_jobs=None,
     ):
@@ -506,6 +561,7 @@ class GreedyRLS(_RLSSelector):
             criterion=criterion,
             bias=bias,
             task=task,
+            tol=tol,
         )
         self.backend = backend
         self.n_jobs = n_jobs
@@ -559,6 +615,7 @@ class LowRankLSSVM(_RLSSelector):
         criterion="squared",
         bias=1.0,
         task="auto",
+        tol=None,
         max_memory_bytes=DEFAULT_MAX_MEMORY_BYTES,
     ):
         super().__init__(
@@ -568,6 +625,7 @@ class LowRankLSSVM(_RLSSelector):
             criterion=criterion,
             bias=bias,
             task=task,
+            tol=tol,
         )
         self.max_memory_bytes = max_memory_bytes
 
@@ -611,6 +669,7 @@ class WrapperRLS(_RLSSelector):
         criterion="squared",
         bias=1.0,
         task="auto",
+        tol=None,
         loo="shortcut",
     ):
         super().__init__(
@@ -620,6 +679,7 @@ class WrapperRLS(_RLSSelector):
             criterion=criterion,
             bias=bias,
             task=task,
+            tol=tol,
         )
         self.loo = loo
 
@@ -653,6 +713,7 @@ class RandomSelector(_RLSSelector):
         criterion="squared",
         bias=1.0,
         task="auto",
+        tol=None,
         random_state=None,
     ):
         super().__init__(
@@ -662,6 +723,7 @@ class RandomSelector(_RLSSelector):
             criterion=criterion,
             bias=bias,
             task=task,
+            tol=tol,
         )
         self.random_state = random_state
 
@@ -694,9 +756,10 @@ class PluginSelector(_RLSSelector):
     method : str, default="greedy_rls"
         Name of an installed method (:func:`rlsbench.benchmark.methods.method_names`),
         checked when ``fit`` runs: importing rlsbench reads no entry point.
-    n_features_to_select : int, float or None, default=None
+    n_features_to_select : int, float, "auto" or None, default=None
         Number of features (int), fraction of the features (float in (0, 1]), or None for
-        half of them.
+        half of them. "auto" (as scikit-learn's ``SequentialFeatureSelector``): half of them
+        when ``tol`` is None, else the stopping rule of ``tol``.
     alpha : float > 0 or "loo", default=1.0
         λ given to the method; "loo" picks it from ``alphas`` by the LOO criterion on all
         (standardised) features, as the protocol does. A method with ``own_alpha`` chooses
@@ -708,8 +771,12 @@ class PluginSelector(_RLSSelector):
     bias : float, default=1.0
         Value of the constant bias feature (0 = none); regularized like the others.
     task : {"auto", "classification", "regression"}, default="auto"
-        As for :class:`GreedyRLS`; "classification" and "regression" also declare the task to
-        scikit-learn (stratified folds for an integer ``cv``).
+        As for :class:`GreedyRLS`: "auto" and "classification" declare a classifier to
+        scikit-learn (stratified folds for an integer ``cv`` on class labels), "regression"
+        a regressor.
+    tol : float > 0 or None, default=None
+        As for :class:`GreedyRLS` (the method's criterion after each step; a method without
+        one, NaN, stops after its first feature).
     standardize : bool, default=True
         Centre and scale each feature on the data given to ``fit`` before selection: the
         methods' interface assumes standardised features (the protocol's step 2). With False
@@ -782,6 +849,7 @@ class PluginSelector(_RLSSelector):
         criterion="squared",
         bias=1.0,
         task="auto",
+        tol=None,
         standardize=True,
         random_state=None,
         n_jobs=1,
@@ -793,6 +861,7 @@ class PluginSelector(_RLSSelector):
             criterion=criterion,
             bias=bias,
             task=task,
+            tol=tol,
         )
         self.method = method
         self.standardize = standardize
