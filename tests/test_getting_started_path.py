@@ -37,6 +37,8 @@ def test_the_page_shows_the_example_files():
         "pip install -e ./my-ranker",
         "python make_my_data.py",
         "rlsbench datasets hash my_data.csv --name my_data --target label > my_datasets.yaml",
+        "rlsbench datasets hash my_prices.csv --name my_prices --target price --task regression"
+        " > my_prices.yaml",
         "rlsbench run --configfile next_paper.yaml --cores 2 main_all",
     ):
         assert command in page, command
@@ -68,11 +70,14 @@ def test_own_method_own_dataset_and_the_statistics_from_the_pages_files(tmp_path
     ).stdout
     (work / "my_datasets.yaml").write_text(registry)
     assert yaml.safe_load(registry)["datasets"]["my_data"]["expected"]["n_samples"] == 300
+    prices = [*RLSBENCH, "datasets", "hash", "my_prices.csv", "--name", "my_prices"]
+    registry = _run([*prices, "--target", "price", "--task", "regression"], work, env).stdout
+    (work / "my_prices.yaml").write_text(registry)
     # 3. the run, with fewer folds and features than the page (time only)
     config = yaml.safe_load((work / "next_paper.yaml").read_text())
     config["main"].update(n_folds=3, k_max=5, report_k=[1, 5])
-    assert "my_data" in config["main"]["datasets"]
-    config["main"]["datasets"] = ["my_data", "breast_cancer", "wine"]
+    assert {"my_data", "my_prices", "diabetes"} <= set(config["main"]["datasets"])
+    config["main"]["datasets"] = ["my_data", "breast_cancer", "wine", "my_prices", "diabetes"]
     config["main"]["statistics"]["bayes_samples"] = 2000
     (work / "next_paper.yaml").write_text(yaml.safe_dump(config))
     _run(
@@ -88,12 +93,19 @@ def test_own_method_own_dataset_and_the_statistics_from_the_pages_files(tmp_path
     assert set(ok["method"]) == set(config["main"]["methods"])
     ranks = pd.read_csv(run / "tables" / "statistics" / "ranks.csv")
     assert set(ranks["method"]) == set(config["main"]["methods"])
-    # ranks of 6 methods over the datasets sum to 1 + ... + 6 at every operating point
-    assert ranks.groupby("operating_point")["average_rank"].sum().round(9).eq(21.0).all()
+    # both tasks compared (the regression sets on R², not dropped); ranks of 6 methods over
+    # the datasets sum to 1 + ... + 6 at every (comparison, operating point)
+    assert set(ranks["group"]) == {"classification", "regression"}
+    sums = ranks.groupby(["group", "operating_point"])["average_rank"].sum()
+    assert sums.round(9).eq(21.0).all()
     wilcoxon = pd.read_csv(run / "tables" / "statistics" / "wilcoxon.csv")
     assert "corr_ranker" not in set(wilcoxon["method"])  # the reference itself
     assert set(wilcoxon["method"]) == set(config["main"]["methods"]) - {"corr_ranker"}
-    for point in ("fixed_k5", "loo_k", "auc"):
-        assert (run / "figures" / "statistics" / f"cd_{point}.png").stat().st_size > 0
+    for task in ("classification", "regression"):
+        for point in ("fixed_k5", "loo_k", "auc"):
+            png = run / "figures" / "statistics" / f"cd_{task}_{point}.png"
+            assert png.stat().st_size > 0
     tex = (run / "tables" / "paper_table.tex").read_text()
-    assert "corr" in tex and r"\textbf{" in tex
+    # one float per task; the plugin's label (tags["label"]) names its column
+    assert tex.count(r"\begin{table") == 2 and "regression datasets" in tex
+    assert "corr. ranker" in tex and r"\textbf{" in tex

@@ -139,7 +139,7 @@ def test_save_figure_writes_raster_and_vector_files_at_both_widths(tmp_path):
     assert float(svg_width) == pytest.approx(figures.TWO_COLUMN_IN * 72, abs=0.5)
     one_col = re.search(r'<svg[^>]* width="([\d.]+)pt"', files[4].read_text()).group(1)
     assert float(one_col) == pytest.approx(figures.ONE_COLUMN_IN * 72, abs=0.5)
-    assert "greedy_rls" in files[2].read_text()  # SVG text stays text
+    assert "greedy RLS" in files[2].read_text()  # SVG text stays text (the label)
     assert not list(tmp_path.glob(".*"))  # atomic: no temporary left
 
 
@@ -175,7 +175,8 @@ def test_one_column_files_stack_the_panels_and_merge_their_legends(tmp_path):
     assert top.x0 == pytest.approx(bottom.x0) and top.y0 > bottom.y1  # one column
     assert left.get_legend() is None and right.get_legend() is None
     (legend,) = fig.legends
-    assert [t.get_text() for t in legend.get_texts()] == ["greedy_rls", "random", "sfs"]
+    # greedy_rls by its tags["label"]
+    assert [t.get_text() for t in legend.get_texts()] == ["greedy RLS", "random", "sfs"]
     assert legend.get_window_extent().y1 <= right.get_tightbbox().y0 + 1  # below the panels
     assert left.get_ylabel() == "test accuracy\n(mean ± sd over folds and seeds)"
     assert height > 2 * figures.ONE_COLUMN_PANEL_IN
@@ -193,14 +194,16 @@ def test_legend_below_replaces_the_panels_legends_by_one_under_them():
     fig.canvas.draw()
     assert left.get_legend() is None and right.get_legend() is None
     (legend,) = fig.legends
-    assert [t.get_text() for t in legend.get_texts()] == ["greedy_rls", "random", "sfs"]
+    # greedy_rls by its tags["label"]
+    assert [t.get_text() for t in legend.get_texts()] == ["greedy RLS", "random", "sfs"]
     assert legend.get_title().get_text() == "budget note"
     lowest = min(ax.get_tightbbox().y0 for ax in (left, right))
     assert legend.get_window_extent().y1 <= lowest + 1  # below both panels, on no data
     # the one-column layout merges it again, once, keeping its title
     figures._one_column_layout(fig)
     (legend,) = fig.legends
-    assert [t.get_text() for t in legend.get_texts()] == ["greedy_rls", "random", "sfs"]
+    # greedy_rls by its tags["label"]
+    assert [t.get_text() for t in legend.get_texts()] == ["greedy RLS", "random", "sfs"]
     assert legend.get_title().get_text() == "budget note"
     plt.close(fig)
 

@@ -25,6 +25,16 @@ for the method plugins, ``Part.styles`` for the names a part's tables show besid
 differ in at least two of the three, so a figure survives greyscale and colour-blind readers; a
 method no part knows, such as a plugin's, gets a style derived from its name (the same in every
 run).
+
+A method is shown by its label (the ``tags["label"]`` its plugin declares,
+:mod:`rlsbench.benchmark.labels`) wherever a figure shows its name: :func:`save_figure` and
+:func:`legend_below` replace a legend entry or a tick label that is a method's name by its
+label, so a plugin's "short name for legends" reaches every figure of every part.
+
+Tick labels stay legible at both widths: before each width is written, :func:`save_figure`
+turns the category labels of an axis that would overlap (45°, then 90°) and, where even
+upright ones do not fit, makes them smaller (:func:`fit_tick_labels`). A panel with many
+categories on its y axis is drawn taller in the one-column layout.
 """
 
 from __future__ import annotations
@@ -40,6 +50,8 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 import seaborn as sns  # noqa: E402
+from matplotlib import category as mcategory  # noqa: E402
+from matplotlib import ticker  # noqa: E402
 
 from rlsbench.benchmark.atomic import atomic_path  # noqa: E402
 from rlsbench.benchmark.outputs import (  # noqa: E402, F401  (re-exported)
@@ -381,6 +393,7 @@ def legend_below(fig, *, ncols: int | None = None, title: str | None = None) -> 
     entries = _merge_legends(fig)
     if not entries:
         return 0
+    entries = _labelled(entries)
     if ncols is None:
         longest = max(len(label) for label in entries)
         ncols = max(1, min(len(entries), 5, int(TWO_COLUMN_IN * 12 // (longest + 4))))
@@ -401,6 +414,152 @@ def _legend_under_panels(fig, entries, ncols, title=None, title_size=None) -> No
     )
 
 
+def _labelled(entries: dict[str, object]) -> dict[str, object]:
+    """Legend ``entries`` ({label: handle}) with each method's name replaced by its label,
+    one entry per label shown (a panel's artist named ``greedy_rls`` and the figure legend's
+    ``greedy RLS`` are one entry), in the order first seen."""
+    from rlsbench.benchmark.labels import method_labels
+
+    shown = method_labels(entries)
+    out: dict[str, object] = {}
+    for name, handle in entries.items():
+        out.setdefault(shown[name], handle)
+    return out
+
+
+def label_methods(fig) -> None:
+    """Show each method of ``fig`` by its label (``tags["label"]``): the legend entries and
+    the fixed tick labels (``Axes.set_xticks(ticks, labels)``, a categorical axis) that are a
+    method's name."""
+    from rlsbench.benchmark.labels import method_labels
+
+    legends = [ax.get_legend() for ax in fig.axes] + list(fig.legends)
+    texts = [t for legend in legends if legend is not None for t in legend.get_texts()]
+    # the axes whose tick labels are fixed texts: set_xticks(ticks, labels) and categories
+    fixed = (ticker.FixedFormatter, ticker.FuncFormatter, mcategory.StrCategoryFormatter)
+    axes_ticks = []
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            formatter = axis.get_major_formatter()
+            if isinstance(
+                axis.get_major_locator(), ticker.FixedLocator | mcategory.StrCategoryLocator
+            ) and isinstance(formatter, fixed):
+                names = [str(formatter(loc, i)) for i, loc in enumerate(axis.get_majorticklocs())]
+                axes_ticks.append((axis, formatter, names))
+    names = [t.get_text() for t in texts] + [n for _, _, seq in axes_ticks for n in seq]
+    shown = method_labels(n for n in names if n)
+    for text in texts:
+        text.set_text(shown.get(text.get_text(), text.get_text()))
+    for axis, formatter, seq in axes_ticks:
+        if any(shown.get(n, n) != n for n in seq):
+
+            def relabel(x, pos, formatter=formatter):
+                name = str(formatter(x, pos))
+                return shown.get(name, name)
+
+            axis.set_major_formatter(ticker.FuncFormatter(relabel))
+
+
+#: Below this many points between two category tick labels' lines (rotated) they count as
+#: touching; the smallest size a crowded tick label is shrunk to, points.
+_TICK_GAP_PT = 1.5
+_SMALLEST_TICK_PT = 5.0
+
+
+def _visible_ticks(ax, axis):
+    """(display positions, label Texts) of the labelled ticks of ``axis`` ("x" or "y") within
+    the view."""
+    side = ax.xaxis if axis == "x" else ax.yaxis
+    low, high = sorted(ax.get_xlim() if axis == "x" else ax.get_ylim())
+    pairs = [
+        (loc, tick.label1)
+        for loc, tick in zip(side.get_majorticklocs(), side.get_major_ticks())
+        if low <= loc <= high and tick.label1.get_visible() and tick.label1.get_text()
+    ]
+    if not pairs:
+        return [], []
+    locs, labels = zip(*pairs)
+    points = [(loc, 0.0) if axis == "x" else (0.0, loc) for loc in locs]
+    display = ax.transData.transform(points)[:, 0 if axis == "x" else 1]
+    return list(display), list(labels)
+
+
+def _crowded(ax, axis, renderer) -> float:
+    """How much the tick labels of ``axis`` must shrink to clear each other (1: they do not
+    touch; below 1: the factor), at their present rotation."""
+    positions, labels = _visible_ticks(ax, axis)
+    if len(labels) < 2:
+        return 1.0
+    order = sorted(range(len(positions)), key=positions.__getitem__)
+    px_per_pt = ax.figure.dpi / 72.0
+    gap = _TICK_GAP_PT * px_per_pt
+    angle = abs(labels[0].get_rotation()) % 180 if axis == "x" else 90.0
+    factor = 1.0
+    for i, j in zip(order, order[1:]):
+        spacing = abs(positions[j] - positions[i])
+        if angle == 0:
+            # side by side: half of each label's width either side of its tick
+            need = sum(labels[n].get_window_extent(renderer).width for n in (i, j)) / 2 + gap
+        else:
+            # parallel lines of text (a y axis's, or turned x labels): the spacing across the
+            # text's direction must hold a line
+            spacing *= math.sin(math.radians(angle))
+            need = labels[i].get_fontsize() * px_per_pt * 1.2 + gap
+        if spacing < need:
+            factor = min(factor, spacing / need)
+    return factor
+
+
+def fit_tick_labels(fig) -> None:
+    """Make the tick labels of every panel of ``fig`` clear each other at its present size.
+
+    x labels that touch turn by 45° (anchored at their tick), then stand upright; labels that
+    touch even so (x upright, or y) get smaller, down to 5 pt. Numeric axes whose labels do not
+    touch are left as drawn. Each width of :func:`save_figure` starts from upright labels.
+    """
+    panels = _panels(fig)
+    for ax in panels:
+        ax.tick_params(axis="x", labelrotation=0)
+        for label in ax.get_xticklabels():
+            label.set_horizontalalignment("center")
+            label.set_rotation_mode("default")
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for rotation in (45, 90):
+        crowded = [ax for ax in panels if _crowded(ax, "x", renderer) < 1.0]
+        if not crowded:
+            break
+        for ax in crowded:
+            ax.tick_params(axis="x", labelrotation=rotation)
+            for label in ax.get_xticklabels():
+                label.set_horizontalalignment("right" if rotation == 45 else "center")
+                label.set_rotation_mode("anchor" if rotation == 45 else "default")
+        fig.canvas.draw()
+    changed = False
+    for ax in panels:
+        for axis in ("x", "y"):
+            factor = _crowded(ax, axis, renderer)
+            if factor < 1.0:
+                side = ax.xaxis if axis == "x" else ax.yaxis
+                size = side.get_major_ticks()[0].label1.get_fontsize()
+                ax.tick_params(axis=axis, labelsize=max(_SMALLEST_TICK_PT, size * factor))
+                changed = True
+    if changed:
+        fig.canvas.draw()
+
+
+def _categories(ax) -> int:
+    """The number of fixed ticks on the y axis of ``ax`` (categories drawn as rows)."""
+    locator = ax.yaxis.get_major_locator()
+    return len(locator.locs) if isinstance(locator, ticker.FixedLocator) else 0
+
+
+#: Height per category row of a one-column panel, and what a panel needs besides its rows
+#: (title, axis label, tick labels of x), inches.
+_ROW_IN = 0.19
+_PANEL_FRAME_IN = 0.8
+
+
 def _one_column_layout(fig) -> float:
     """Re-lay ``fig`` out for one column and return its height in inches.
 
@@ -413,15 +572,21 @@ def _one_column_layout(fig) -> float:
     legends = [ax.get_legend() for ax in panels if ax.get_legend() is not None] + fig.legends
     titles = [(lg.get_title().get_text(), lg.get_title().get_fontsize()) for lg in legends]
     had_legend = bool(legends)
-    entries = _merge_legends(fig) if had_legend else {}
+    entries = _labelled(_merge_legends(fig)) if had_legend else {}
     for ax in panels:
-        # a y label longer than a panel is high breaks before its bracket
-        label = ax.get_ylabel()
-        if len(label) > _ONE_COLUMN_YLABEL_CHARS and " (" in label:
-            head, _, tail = label.rpartition(" (")
-            ax.set_ylabel(f"{head}\n({tail}")
+        # a y label longer than a panel is high, or an x label longer than it is wide, breaks
+        # before its bracket
+        for get, put in ((ax.get_ylabel, ax.set_ylabel), (ax.get_xlabel, ax.set_xlabel)):
+            label = get()
+            if len(label) > _ONE_COLUMN_YLABEL_CHARS and " (" in label and "\n" not in label:
+                head, _, tail = label.rpartition(" (")
+                put(f"{head}\n({tail}")
+    # a panel of many category rows (datasets on the y axis) gets the height they need
+    heights = [
+        max(ONE_COLUMN_PANEL_IN, _categories(ax) * _ROW_IN + _PANEL_FRAME_IN) for ax in panels
+    ]
     if len(panels) > 1:
-        grid = fig.add_gridspec(len(panels), 1)
+        grid = fig.add_gridspec(len(panels), 1, height_ratios=heights)
         for i, ax in enumerate(panels):
             ax.set_subplotspec(grid[i, 0])
     # two entries a row when they fit in half the width
@@ -431,7 +596,7 @@ def _one_column_layout(fig) -> float:
     if entries:
         _legend_under_panels(fig, entries, ncols, title, title_size)
     rows = math.ceil(len(entries) / ncols) + (title.count("\n") + 1 if title else 0)
-    return max(len(panels), 1) * ONE_COLUMN_PANEL_IN + rows * _LEGEND_ROW_IN + 0.1
+    return (sum(heights) or ONE_COLUMN_PANEL_IN) + rows * _LEGEND_ROW_IN + 0.1
 
 
 def save_figure(fig, png) -> list[str]:
@@ -454,6 +619,7 @@ def save_figure(fig, png) -> list[str]:
     files = figure_files(png)
     if fig.get_layout_engine() is None:
         fig.set_layout_engine("constrained")
+    label_methods(fig)
     for text in [ax.title for ax in fig.axes] + list(fig.texts):
         text.set_wrap(True)  # long titles break into lines at the one-column width
     width, height = fig.get_size_inches()
@@ -467,6 +633,8 @@ def save_figure(fig, png) -> list[str]:
             if one_column is None:
                 one_column = (ONE_COLUMN_IN, _one_column_layout(fig))
             fig.set_size_inches(*one_column)
+        if suffix in (".png", "_1col.pdf"):
+            fit_tick_labels(fig)  # once per width: the svg of a width is drawn like its pdf
         fmt = suffix.rsplit(".", 1)[-1]
         # no date or software version in the files: the same figure gives the same bytes
         metadata = {"png": {"Software": None}, "pdf": {"CreationDate": None}}.get(

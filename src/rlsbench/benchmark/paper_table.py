@@ -10,6 +10,12 @@ p-values of one dataset corrected together by Holm's step-down method (statsmode
 ``multipletests``). The test across datasets is :mod:`rlsbench.benchmark.statistics`'; this
 one answers, per row of the table, "could the best be a fold-to-fold accident?".
 
+A run of classification and regression datasets gets one float per task: test accuracy has
+no meaning for a regression set, whose rows show the held-out R² instead (as the statistics
+across datasets score it, :mod:`rlsbench.studies.main.statistics`), k chosen there by the
+smallest LOO MSE. Methods are shown by their labels (``tags["label"]``,
+:mod:`rlsbench.benchmark.labels`).
+
 The float fits the chosen layout (``table`` in one column, ``table*`` across both) at the
 largest font size at which it fits (:func:`rlsbench.benchmark.views.fit.fitting_size`); a
 table that fits at none stops with an error that says what to change.
@@ -38,6 +44,18 @@ LAYOUTS = {"one-column": ("table", COLUMN_PT), "two-column": ("table*", TEXT_PT)
 VALUES = {
     "test_accuracy": ("max", "loo_accuracy", "test accuracy"),
     "test_mse": ("min", "loo_mse", "test MSE"),
+    "test_r2": ("max", "loo_mse", "test R²"),
+}
+#: Which LOO estimate is better high and which low (k at ``loo`` is its best).
+LOO_BETTER = {"loo_accuracy": "max", "loo_mse": "min"}
+#: The floats of a run, one per task it has: task -> (the step table's tasks, the score shown
+#: for each ``latex.value``).
+TASKS = {
+    "classification": (
+        ("binary", "multiclass"),
+        {"test_accuracy": "test_accuracy", "test_mse": "test_mse"},
+    ),
+    "regression": (("regression",), {"test_accuracy": "test_r2", "test_mse": "test_mse"}),
 }
 #: Marks a value the corrected test cannot tell from the best.
 DAGGER = r"$^\dagger$"
@@ -55,7 +73,7 @@ def run_scores(steps: pd.DataFrame, *, value: str = "test_accuracy", k="loo") ->
     ----------
     steps : pandas.DataFrame
         A step table (:func:`rlsbench.benchmark.results.read_step_table`).
-    value : {"test_accuracy", "test_mse"}
+    value : {"test_accuracy", "test_mse", "test_r2"}
         The score.
     k : int or "loo"
         A fixed number of features (a run that stops before it has no score), or ``"loo"``:
@@ -70,14 +88,19 @@ def run_scores(steps: pd.DataFrame, *, value: str = "test_accuracy", k="loo") ->
     """
     if value not in VALUES:
         raise PaperTableError(f"value {value!r}: choose one of {', '.join(VALUES)}")
-    better, loo, _ = VALUES[value]
+    _, loo, _ = VALUES[value]
+    if value not in steps:
+        raise PaperTableError(
+            f"value {value!r}: the step table has no column {value} (written by an older "
+            "rlsbench: rerun the main part's selection jobs)"
+        )
     runs = ["dataset", "method", "fold", "seed"]
     ok = steps[(steps["status"] == "ok") & steps[value].notna()]
     if k == "loo":
         ok = ok[ok[loo].notna()].sort_values([*runs, "k"], kind="mergesort")
         # idxmax / idxmin return the first extreme: the smallest k among equal estimates
         grouped = ok.groupby(runs, sort=True)[loo]
-        chosen = ok.loc[grouped.idxmax() if better == "max" else grouped.idxmin()]
+        chosen = ok.loc[grouped.idxmax() if LOO_BETTER[loo] == "max" else grouped.idxmin()]
     else:
         chosen = ok[ok["k"] == int(k)]
     return chosen[[*runs, value]].rename(columns={value: "score"}).reset_index(drop=True)
@@ -166,6 +189,7 @@ def paper_table(
     digits: int = 3,
     caption: str = "",
     label: str = "tab:paper",
+    labels: Mapping[str, str] | None = None,
 ) -> str:
     """One booktabs float of the mean ± sd score of every (dataset, method).
 
@@ -197,6 +221,8 @@ def paper_table(
         shown and what bold and the dagger mean follow it.
     label : str
         The float's ``\\label``.
+    labels : mapping, optional
+        The name shown for a method (``{method: label}``; default: its name).
 
     Returns
     -------
@@ -248,11 +274,14 @@ def paper_table(
     datasets = list(means.index)
     rows, cols = (methods, datasets) if transpose else (datasets, methods)
     corner = "method" if transpose else "dataset"
-    header = [Cell(corner, corner, corner)] + [Cell(c, c, latex_escape(c)) for c in cols]
-    body = [
-        [Cell(r, r, latex_escape(r))] + [cells[(c, r) if transpose else (r, c)] for c in cols]
-        for r in rows
-    ]
+    shown_as = dict(labels or {})
+
+    def name_cell(name):
+        text = shown_as.get(name, name)
+        return Cell(text, text, latex_escape(text))
+
+    header = [Cell(corner, corner, corner)] + [name_cell(c) for c in cols]
+    body = [[name_cell(r)] + [cells[(c, r) if transpose else (r, c)] for c in cols] for r in rows]
     table = Table("", header, body, ["left"] + ["right"] * len(cols))
     environment, width = LAYOUTS[layout]
     size = fitting_size(table, width)
@@ -323,31 +352,68 @@ def paper_table_job(steps, tex, *, settings: Mapping) -> None:
     settings : mapping
         The config's ``latex`` section: value, k, columns, layout, transpose, alpha.
     """
+    from rlsbench.benchmark.labels import method_labels
     from rlsbench.benchmark.results import read_step_table
 
+    frame = read_step_table(steps)
     value = settings.get("value", "test_accuracy")
     k = settings.get("k", "loo")
-    best, _, name = VALUES[value]
-    scores = run_scores(read_step_table(steps), value=value, k=k)
     columns = settings.get("columns", "all")
     columns = None if columns == "all" else list(columns)
     alpha = float(settings.get("alpha", 0.05))
-    # the best of a dataset is the best of the methods shown, and so is the Holm family
-    shown = scores if columns is None else scores[scores["method"].isin(columns)]
-    tests = holm_vs_best(shown, best=best)
-    latex = paper_table(
-        scores,
-        value=name,
-        columns=columns,
-        layout=settings.get("layout", "two-column"),
-        best=best,
-        indistinguishable=tests,
-        alpha=alpha,
-        transpose=bool(settings.get("transpose", False)),
-        caption=f"{latex_escape(name).capitalize()} at {_operating_point(k)}",
-        label="tab:main-paper-table",
-    )
-    atomic_write_text(tex, latex)
-    log.info(
-        "%d datasets, %d methods -> %s", shown["dataset"].nunique(), shown["method"].nunique(), tex
-    )
+    floats = task_tables(frame)
+    parts = []
+    for task, rows in floats.items():
+        shown_value = TASKS[task][1][value] if task in TASKS else value
+        best, _, name = VALUES[shown_value]
+        scores = run_scores(rows, value=shown_value, k=k)
+        # the best of a dataset is the best of the methods shown, and so is the Holm family
+        shown = scores if columns is None else scores[scores["method"].isin(columns)]
+        if shown.empty:
+            log.warning("no %s score of the %s datasets: no table of them", name, task)
+            continue
+        # a classification-only method has no score on regression, and no column there
+        had = set(scores["method"])
+        caption = f"{latex_escape(name[:1].upper() + name[1:])} at {_operating_point(k)}"
+        label = "tab:main-paper-table"
+        if len(floats) > 1:
+            caption += f", {task} datasets"
+            label += f"-{task}"
+        parts.append(
+            paper_table(
+                scores,
+                value=name,
+                columns=None if columns is None else [c for c in columns if c in had],
+                layout=settings.get("layout", "two-column"),
+                best=best,
+                indistinguishable=holm_vs_best(shown, best=best),
+                alpha=alpha,
+                transpose=bool(settings.get("transpose", False)),
+                caption=caption,
+                label=label,
+                labels=method_labels(scores["method"].unique()),
+            )
+        )
+        log.info(
+            "%s: %d datasets, %d methods -> %s",
+            task,
+            shown["dataset"].nunique(),
+            shown["method"].nunique(),
+            tex,
+        )
+    if not parts:
+        raise PaperTableError(f"the step table {steps} has no {value} score to show")
+    atomic_write_text(tex, "\n".join(parts))
+
+
+def task_tables(steps: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The step table's rows split into the floats of :data:`TASKS`, in that order, the tasks
+    the table has only; a table without a ``task`` column is one float (``"all"``)."""
+    if "task" not in steps:
+        return {"all": steps}
+    out = {}
+    for task, (members, _) in TASKS.items():
+        rows = steps[steps["task"].isin(members)]
+        if len(rows):
+            out[task] = rows
+    return out or {"all": steps}

@@ -33,6 +33,7 @@ from __future__ import annotations
 import itertools
 import math
 import warnings
+from collections.abc import Mapping
 from typing import NamedTuple
 
 import numpy as np
@@ -610,10 +611,17 @@ def bayesian_signed_rank(
 # The critical-difference diagram
 # ---------------------------------------------------------------------------------------------
 def plot_critical_difference(
-    ranks: pd.Series, p_values: pd.DataFrame, cd: float, *, alpha, title: str = ""
+    ranks: pd.Series,
+    p_values: pd.DataFrame,
+    cd: float,
+    *,
+    alpha,
+    title: str = "",
+    labels: Mapping[str, str] | None = None,
 ):
     """Draw the critical-difference diagram (scikit-posthocs): average ranks on an axis, the
-    methods the post-hoc test cannot tell apart joined by a bar, and CD above the axis.
+    methods the post-hoc test cannot tell apart joined by a bar, and CD above the axis; the
+    rank axis says that a lower rank is better, and the methods are shown by their labels.
 
     Parameters
     ----------
@@ -626,6 +634,9 @@ def plot_critical_difference(
     alpha : float
         Level below which a pair is told apart.
     title : str
+    labels : mapping, optional
+        The name shown for each method (default: its ``tags["label"]``,
+        :func:`rlsbench.benchmark.labels.method_labels`).
 
     Returns
     -------
@@ -634,7 +645,11 @@ def plot_critical_difference(
     import scikit_posthocs as sp
 
     from rlsbench.benchmark.figures import subplots
+    from rlsbench.benchmark.labels import method_labels
 
+    shown = dict(method_labels(ranks.index) if labels is None else labels)
+    ranks = ranks.rename(index=lambda m: shown.get(m, m))
+    p_values = p_values.rename(index=lambda m: shown.get(m, m), columns=lambda m: shown.get(m, m))
     fig, ax = subplots(aspect=0.16 + 0.05 * len(ranks))
     sp.critical_difference_diagram(
         ranks,
@@ -652,9 +667,13 @@ def plot_critical_difference(
     ax.plot([start, start + cd], [bottom - 0.4] * 2, color="black", linewidth=2.0)
     ax.text(start + cd + 0.02, bottom - 0.4, f"CD = {cd:.2f}", ha="left", va="center")
     ax.set_ylim(bottom - 0.9, ax.get_ylim()[1])
-    if title:
-        ax.set_title(title, pad=18)
+    # the rank axis (drawn at the top, under the title) runs from the best rank: say so
+    ax.set_title("\n".join(filter(None, [title, RANK_CUE])), pad=18)
     return fig
+
+
+#: What a critical-difference diagram's rank axis means, under its title.
+RANK_CUE = "average rank (1 = best; lower is better)"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -2,6 +2,10 @@
 
 Answers, each from the tables of the parts that ran (a part that did not run says so):
 
+* **what ran** — the parts this run's config enabled, each with its category of the report
+  (:func:`parts_ran`), so a run of one part (a user's ``main`` with their own methods and
+  datasets) is described as what it is;
+
 * **fidelity to the papers**, the framework's own — the ledger's verdict counts per paper for
   the numbered tables and figures and for the claims in words, *contradicts* split by whose it
   is (the ledger's ``whose``), the verdict of every numbered table and figure with its reason,
@@ -219,13 +223,48 @@ def claim_verdicts(ledger: pd.DataFrame, claims: pd.DataFrame | None = None) -> 
     return pd.DataFrame(out)
 
 
-def fidelity_section(ledger: pd.DataFrame | None) -> tuple[str, str]:
-    """(headline sentence, HTML section) of the fidelity ledger."""
-    if ledger is None:
-        return (
-            "<b>Fidelity</b>: the ledger was not computed in this run (no part it reads ran).",
-            "",
+def ran(sections: Mapping[str, Mapping]) -> list:
+    """The installed parts whose config section is present and enabled in this run, in the
+    parts' listing order."""
+    return [part for part in installed_parts() if sections.get(part.name)]
+
+
+def parts_ran(sections: Mapping[str, Mapping], *, links: bool = False) -> str:
+    """One sentence (HTML) naming the parts that ran, each with its report category (a link
+    with ``links``), their datasets and methods where the section names them.
+
+    Parameters
+    ----------
+    sections : dict
+        Each part's config section (``{}`` when it did not run).
+    links : bool
+        The categories as links of the report's landing page (:func:`category_link`).
+    """
+    described = []
+    for part in ran(sections):
+        section = sections[part.name]
+        counts = [
+            f"{len(section[key])} {key}"
+            for key in ("datasets", "methods")
+            if isinstance(section.get(key), list | tuple) and section[key]
+        ]
+        where = category_link(part.category, part.category) if links else part.category
+        described.append(
+            f"<b>{html.escape(part.title)}</b> (<code>{html.escape(part.name)}</code>"
+            + (f": {', '.join(counts)}" if counts else "")
+            + f"; category {where})"
         )
+    if not described:
+        return "<b>What ran</b>: no part of rlsbench is enabled in this run's config."
+    return "<b>What ran</b>: " + "; ".join(described) + "."
+
+
+def fidelity_section(ledger: pd.DataFrame | None) -> tuple[str, str]:
+    """(headline sentence, HTML section) of the fidelity ledger; without one (the run did
+    not build it: a run of one part's target, a run of the user's own), a sentence that says
+    so and points to no category the report does not have."""
+    if ledger is None:
+        return "<b>Fidelity to the papers</b>: the ledger was not computed in this run.", ""
     items = ledger[ledger["level"] == "item"]
     claims = ledger[ledger["level"] == "claim"]
     headline = (
@@ -297,12 +336,16 @@ def overview_html(
     answers: Sequence[Answer] = (),
     run: str,
     configfiles=(),
+    sections: Mapping[str, Mapping] | None = None,
 ) -> str:
-    """The first page as one HTML document (see the module text): the fidelity answer, then
-    the papers' ``answers`` (:func:`part_answers`)."""
+    """The first page as one HTML document (see the module text): what ran (with
+    ``sections``), the fidelity answer, then the papers' ``answers`` (:func:`part_answers`)."""
     fid_head, fid = fidelity_section(ledger)
     config = ", ".join(f"<code>{html.escape(str(c))}</code>" for c in configfiles) or "–"
-    headlines = "".join(f"<li>{h}</li>" for h in (fid_head, *(a.headline for a in answers)))
+    what_ran = parts_ran(sections) if sections is not None else ""
+    headlines = "".join(
+        f"<li>{h}</li>" for h in (what_ran, fid_head, *(a.headline for a in answers)) if h
+    )
     body = (
         f"<style>{_CSS}</style>\n"
         f"<p>rlsbench reruns {number_word(len(papers()))} papers on wrapper feature selection "
@@ -350,14 +393,23 @@ def category_link(category: str, text: str) -> str:
     return f"<a href=\"javascript:app.showCategory('{category}')\">{html.escape(text)}</a>"
 
 
-def first_page_html(*, ledger: pd.DataFrame | None, answers: Sequence[Answer] = ()) -> str:
+def first_page_html(
+    *,
+    ledger: pd.DataFrame | None,
+    answers: Sequence[Answer] = (),
+    sections: Mapping[str, Mapping] | None = None,
+) -> str:
     """The answers of the overview as an HTML fragment for the report's landing page.
 
-    Short sections, each a sentence and a table of at most four columns: the fidelity ledger's
-    verdict counts (tables and figures, claim checks), then each of the papers' ``answers``
-    (their ``first_page``; the parts that did not run are named as such there).
+    Short sections, each a sentence and a table of at most four columns: what ran (with
+    ``sections``: the parts, linked to their categories), the fidelity ledger's verdict counts
+    (tables and figures, claim checks; nothing where the run computed no ledger), then each of
+    the papers' ``answers`` (their ``first_page``; the parts that did not run are named as such
+    there).
     """
     out = ['<div class="rlsbench-first" id="rlsbench-first">']
+    if sections is not None:
+        out.append(f"<p>{parts_ran(sections, links=True)}</p>")
     if ledger is None:
         out.append("<p><b>Fidelity to the papers</b>: the ledger was not computed.</p>")
     else:
@@ -483,9 +535,11 @@ def overview_job(
     """
     frame = _read(ledger)
     answers = part_answers(RunTree(rundir, only=tables), sections)
-    text = overview_html(ledger=frame, answers=answers, run=run, configfiles=configfiles)
+    text = overview_html(
+        ledger=frame, answers=answers, run=run, configfiles=configfiles, sections=sections
+    )
     atomic_write_text(overview, text)
     log.info("%s (%d bytes)", Path(overview), len(text))
-    fragment = first_page_html(ledger=frame, answers=answers)
+    fragment = first_page_html(ledger=frame, answers=answers, sections=sections)
     atomic_write_text(first_page, fragment)
     log.info("%s (%d bytes)", Path(first_page), len(fragment))

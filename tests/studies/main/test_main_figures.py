@@ -92,8 +92,9 @@ def test_curves_all_has_a_panel_per_dataset_and_one_legend_below(drawn):
     assert [ax.get_title() for ax in panels] == ["a", "b", "c", "d"]
     assert all(ax.get_legend() is None for ax in fig.axes)
     (legend,) = fig.legends
+    # each method by its plugin's label (tags["label"]), the name where it has none
     assert sorted(t.get_text() for t in legend.get_texts()) == sorted(
-        ["greedy_rls", "wrapper_loo", "random", "lowrank_lssvm"]
+        ["greedy RLS", "wrapper, LOO short-cut", "random", "low-rank updated LS-SVM"]
     )
     assert fig.get_size_inches()[0] == pytest.approx(figures.TWO_COLUMN_IN)
 
@@ -111,12 +112,13 @@ def test_selection_times_take_the_test_score_at_the_loo_chosen_k():
 def test_runtime_draws_the_median_time_per_method_and_dataset_on_a_log_axis(drawn):
     report.plot_runtime(_steps(), "runtime.png")
     ax = drawn[0].axes[0]
-    assert ax.get_yscale() == "log"
-    assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b"]
+    # a row per dataset: the names on the y axis, where any number of them stays legible
+    assert ax.get_xscale() == "log"
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["a", "b"]
     points = {c.get_label(): c.lines[0] for c in ax.containers}
-    assert np.asarray(points["greedy_rls"].get_ydata()) == pytest.approx([2e-3, 2e-3])
-    assert len(points["lowrank_lssvm"].get_ydata()) == 1  # skipped on b
-    assert "b skipped: lowrank_lssvm" in ax.get_title()
+    assert np.asarray(points["greedy_rls"].get_xdata()) == pytest.approx([2e-3, 2e-3])
+    assert len(points["lowrank_lssvm"].get_xdata()) == 1  # skipped on b
+    assert "1 (dataset, method) pair(s) skipped" in ax.get_title()
 
 
 def test_pareto_places_each_method_at_its_median_time_and_loo_k_accuracy(drawn):

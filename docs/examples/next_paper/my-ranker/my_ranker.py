@@ -23,6 +23,7 @@ method = Method(
     name="corr_ranker",
     run=run,
     description="|correlation| ranker + RLS path",
+    tags={"label": "corr. ranker"},  # the name figures and tables show
     # X^T Y, then the RLS path along k features: O(mn + k²m) per output
     flops=lambda m, n, k, t: 2.0 * m * n * t + 4.0 * k * k * m * t,
 )

@@ -210,8 +210,9 @@ def _median_iqr(grouped):
 
 def plot_runtime(frame, path):
     """Selection time per method and dataset (median over runs, quartiles as error bars, log
-    scale): a point per method beside the others at each dataset, in the method's colour and
-    marker.
+    scale): a row per dataset (names on the y axis, legible at any count and width), a point
+    per method beside the others in the row, in the method's colour and marker; a method
+    skipped on a dataset has no point there (the title says so; ``tables/summary.md`` why).
 
     Parameters
     ----------
@@ -223,40 +224,36 @@ def plot_runtime(frame, path):
     times = selection_times(frame)
     datasets = sorted(set(frame["dataset"]))
     methods = sorted(set(times["method"]))
-    fig, ax = figures.subplots(aspect=0.45)
+    # a row of 0.17 in per dataset, the legend and axis label besides
+    fig, ax = figures.subplots(aspect=max(0.45, (1.2 + 0.17 * len(datasets)) / 7.16))
     width = 0.8 / max(len(methods), 1)
     for j, method in enumerate(methods):
         per = times[times["method"] == method].groupby("dataset")["fit_time_s"]
         median, low, high = _median_iqr(per)
-        x = [datasets.index(d) - 0.4 + width * (j + 0.5) for d in median.index]
+        y = [datasets.index(d) - 0.4 + width * (j + 0.5) for d in median.index]
         style = figures.method_style(method)
         ax.errorbar(
-            x,
             median.to_numpy(),
-            yerr=[(median - low).to_numpy(), (high - median).to_numpy()],
+            y,
+            xerr=[(median - low).to_numpy(), (high - median).to_numpy()],
             fmt=style["marker"] or "o",
             color=style["color"],
             linestyle="none",
             label=method,
         )
-    ax.set_yscale("log")
-    ax.set_xticks(range(len(datasets)), datasets)
-    ax.set_ylabel("selection time per run (s)\n(median, quartiles)")
-    note = _skipped_notes(frame)
-    if note:
-        ax.set_title(note, fontsize="small")
+    ax.set_xscale("log")
+    ax.set_yticks(range(len(datasets)), datasets)
+    ax.set_ylim(len(datasets) - 0.5, -0.5)  # the first dataset at the top, as in the tables
+    ax.set_xlabel("selection time per run (s; median, quartiles)")
+    skipped = frame.loc[frame["status"] == "skipped", ["dataset", "method"]].drop_duplicates()
+    if len(skipped):
+        ax.set_title(
+            f"{len(skipped)} (dataset, method) pair(s) skipped: no point "
+            "(tables/summary.md says why)",
+            fontsize="small",
+        )
     figures.legend_below(fig)
     figures.save_figure(fig, path)
-
-
-def _skipped_notes(frame):
-    """``dataset: method, ...`` of the skipped methods of every dataset, ``; ``-joined."""
-    notes = []
-    for dataset, data in frame.groupby("dataset", sort=True):
-        note = _skipped_note(data)
-        if note:
-            notes.append(f"{dataset} {note}")
-    return "; ".join(notes)
 
 
 def plot_pareto(frame, path):

@@ -9,6 +9,7 @@ Markdown summary and one critical-difference diagram per operating point.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 
 import pandas as pd
 
@@ -19,15 +20,19 @@ from rlsbench.benchmark.tables import markdown_table, write_csv, write_markdown
 
 log = logging.getLogger(__name__)
 
-#: The comparisons of ``by_task: true``: name -> (tasks, test score, LOO column to maximise).
-#: Regression is scored by the held-out R² (scale-free, so datasets are commensurable in the
-#: signed-rank tests and the rope) and its k chosen by the smallest LOO MSE.
+#: The comparisons of ``by_task: true`` (the default): name -> (tasks, test score, LOO column to
+#: maximise). Regression is scored by the held-out R² (scale-free, so datasets are
+#: commensurable in the signed-rank tests and the rope) and its k chosen by the smallest LOO
+#: MSE.
 TASK_GROUPS = {
     "classification": (("binary", "multiclass"), "test_accuracy", "loo_accuracy"),
     "regression": (("regression",), "test_r2", "loo_neg_mse"),
 }
-#: The one comparison of ``by_task: false`` (test accuracy over every dataset that has one).
+#: The one comparison of ``by_task: false`` (test accuracy over every dataset that has one: a
+#: regression dataset drops out, and :func:`check` warns).
 ALL = {"all": (None, "test_accuracy", "loo_accuracy")}
+#: ``main.statistics.by_task`` when the config does not say (the schema's default).
+BY_TASK = True
 
 #: The tables of the rule, under ``tables/statistics/`` of the part's run directory.
 TABLES = (
@@ -51,18 +56,52 @@ def operating_points(section: dict) -> list[str]:
 
 
 def groups(section: dict) -> dict[str, tuple]:
-    """The comparisons the section asks for: :data:`TASK_GROUPS` with ``by_task``, else
-    :data:`ALL`."""
-    return TASK_GROUPS if section.get("by_task", False) else ALL
+    """The comparisons the section asks for: with ``by_task`` (the default), the
+    :data:`TASK_GROUPS` of the tasks the run has (``section["groups"]``, set by :func:`check`
+    from the registry; every group when it is not known), else :data:`ALL`."""
+    if not section.get("by_task", BY_TASK):
+        return ALL
+    present = section.get("groups", list(TASK_GROUPS))
+    return {name: TASK_GROUPS[name] for name in TASK_GROUPS if name in present}
 
 
 def diagram_stems(section: dict) -> list[str]:
     """One stem per (comparison, operating point), in the order the job draws them:
-    ``<point>`` for the single comparison, ``<group>_<point>`` with ``by_task``."""
+    ``<point>`` where the run has one comparison, ``<group>_<point>`` where it has two
+    (classification and regression, ``by_task``)."""
     points = operating_points(section)
-    if not section.get("by_task", False):
+    compared = groups(section)
+    if len(compared) == 1:
         return points
-    return [f"{group}_{point}" for group in TASK_GROUPS for point in points]
+    return [f"{group}_{point}" for group in compared for point in points]
+
+
+def task_groups(main: dict, datasets: Mapping) -> list[str] | None:
+    """The :data:`TASK_GROUPS` that the run's datasets (``main.datasets``) fall in, by their
+    registry entries' ``task``; None when a dataset's task is not known."""
+    tasks = [(datasets.get(name) or {}).get("task") for name in main.get("datasets", [])]
+    if not tasks or None in tasks:
+        return None
+    return [name for name, (members, _, _) in TASK_GROUPS.items() if set(members) & set(tasks)]
+
+
+def left_out(main: dict, datasets: Mapping) -> list[str]:
+    """The run's datasets that ``by_task: false`` leaves out of the statistics: those with no
+    test accuracy (regression)."""
+    return [
+        name
+        for name in main.get("datasets", [])
+        if (datasets.get(name) or {}).get("task") == "regression"
+    ]
+
+
+def left_out_warning(names) -> str:
+    """The one line that says which datasets ``by_task: false`` leaves out, and the key."""
+    return (
+        f"main.statistics: the regression dataset(s) {', '.join(names)} have no test accuracy "
+        "and are left out of the statistics and their diagrams (by_task: false); set "
+        "main.statistics.by_task: true to compare them on the held-out R²"
+    )
 
 
 def stability_k(section: dict) -> int | None:
@@ -71,8 +110,18 @@ def stability_k(section: dict) -> int | None:
     return k if k is not None else section.get("operating_points", {}).get("fixed_k")
 
 
-def check(main: dict) -> dict:
+def check(main: dict, datasets: Mapping | None = None) -> dict:
     """The ``main.statistics`` section of a validated ``main`` section, checked ({} when absent).
+
+    Parameters
+    ----------
+    main : dict
+        The validated ``main`` section.
+    datasets : mapping, optional
+        The dataset registry (name -> entry): with ``by_task``, the section returned names the
+        comparisons of the tasks the run has (``groups``), so that a classification-only run
+        draws no regression diagram; with ``by_task: false``, a regression dataset of the run
+        is left out, and a warning says so (:func:`left_out_warning`).
 
     Raises
     ------
@@ -83,6 +132,13 @@ def check(main: dict) -> dict:
     section = main.get("statistics") or {}
     if not main or not section:
         return {}
+    if datasets:
+        if section.get("by_task", BY_TASK):
+            present = task_groups(main, datasets)
+            if present:
+                section = {**section, "groups": present}
+        elif names := left_out(main, datasets):
+            log.warning(left_out_warning(names))
     if section["reference"] not in main["methods"]:
         raise ConfigError(
             f"config key main.statistics.reference: {section['reference']!r} is not in "
@@ -196,22 +252,48 @@ def _one_point(steps, point, section, *, score="test_accuracy", loo="loo_accurac
     return out, diagram
 
 
-def _draw(png, point, diagram, reason, alpha):
+#: The test score of each comparison, as a title says it.
+SCORE_WORDS = {"test_accuracy": "test accuracy", "test_r2": "test R²"}
+
+
+def point_words(point: str, score: str = "test_accuracy") -> str:
+    """An operating point as a reader says it: ``fixed_k5`` -> "test accuracy at k = 5",
+    ``loo_k`` -> "... at the k chosen by LOO", ``auc`` -> "mean ... over k"."""
+    what = SCORE_WORDS.get(score, score)
+    if point.startswith("fixed_k"):
+        return f"{what} at k = {int(point.removeprefix('fixed_k'))}"
+    if point == "loo_k":
+        return f"{what} at the k chosen by LOO"
+    if point == "auc":
+        return f"mean {what} over k = 1..K"
+    raise ValueError(f"unknown operating point {point!r}")
+
+
+def diagram_title(group: str, point: str, score: str, n_datasets: int, alpha: float) -> str:
+    """The title of one critical-difference diagram, in words: the comparison, the score and
+    the operating point, the datasets ranked over, the test (``cd_<...>.png``'s stem is the
+    file name, not the title)."""
+    what = point_words(point, score)
+    what = what[0].upper() + what[1:]
+    datasets = f"{n_datasets} {'' if group == 'all' else group + ' '}dataset(s)"
+    return f"{what}, {datasets} (Nemenyi test, α = {alpha:g})"
+
+
+def _draw(png, title, diagram, reason, alpha):
     from rlsbench.benchmark.figures import save_figure, subplots
 
     if diagram is None:
         # the file the rule promises, saying why there is no diagram
         fig, ax = subplots(aspect=0.2)
         ax.set_axis_off()
-        ax.text(0.5, 0.5, f"{point}: no diagram. {reason}", ha="center", va="center", wrap=True)
+        ax.text(0.5, 0.5, f"{title}: no diagram. {reason}", ha="center", va="center", wrap=True)
     else:
         ranks, p_values, cd = diagram
-        title = f"{point}: average ranks, Nemenyi at α = {alpha}"
         fig = st.plot_critical_difference(ranks, p_values, cd, alpha=alpha, title=title)
     save_figure(fig, png)
 
 
-def _summary(tables: dict, points: list[str], section: dict) -> str:
+def _summary(tables: dict, points: list[str], section: dict, left=()) -> str:
     lines = [
         "# Statistics across datasets (main part)",
         "",
@@ -225,13 +307,23 @@ def _summary(tables: dict, points: list[str], section: dict) -> str:
         "rank-based tests (listed as dropped).",
         "",
     ]
-    if section.get("by_task", False):
+    compared = groups(section)
+    if len(compared) == 2:
         lines += [
             "Two comparisons: `classification` (test accuracy; k at `loo_k` by the LOO "
             "accuracy) and `regression` (test R² on the held-out fold; k at `loo_k` by the "
             "LOO MSE); the rope is in those units.",
             "",
         ]
+    elif "regression" in compared:
+        lines += [
+            "One comparison: `regression` (the run's datasets are regression sets; test R² on "
+            "the held-out fold in place of the accuracy above; k at `loo_k` by the LOO MSE); "
+            "the rope is in R² units.",
+            "",
+        ]
+    if left:
+        lines += [left_out_warning(left) + ".", ""]
     for group in groups(section):
         for point in points:
             title = point if group == "all" else f"{group}: {point}"
@@ -292,18 +384,23 @@ def statistics_job(steps, md, cd, *, settings, **tables):
             out, diagram = _one_point(rows, point, settings, score=score, loo=loo)
             for name, table in out.items():
                 parts[name].append(table.assign(group=group, operating_point=point))
-            label = point if group == "all" else f"{group}, {point}"
-            reason = out["friedman"]["reason"].iloc[0]
-            _draw(next(pngs), label, diagram, reason, settings["alpha"])
+            friedman = out["friedman"].iloc[0]
+            title = diagram_title(group, point, score, friedman["n_datasets"], settings["alpha"])
+            _draw(next(pngs), title, diagram, friedman["reason"], settings["alpha"])
     result = {
         name: _leading(pd.concat(frames, ignore_index=True)) if frames else pd.DataFrame()
         for name, frames in parts.items()
     }
     result["stability"] = st.stability_table(frame, stability_k(settings), alpha=settings["alpha"])
     result["ranks"] = with_mean_stability(result["ranks"], result["stability"], frame, settings)
+    left = []
+    if not settings.get("by_task", BY_TASK) and "task" in frame:
+        left = sorted(set(frame.loc[frame["task"] == "regression", "dataset"]))
+        if left:
+            log.warning(left_out_warning(left))
     for name, path in tables.items():
         write_csv(result[name], path)
-    write_markdown(md, _summary(result, points, settings))
+    write_markdown(md, _summary(result, points, settings, left))
     log.info("statistics at %s: %s", ", ".join(points), ", ".join(tables.values()))
 
 

@@ -26,7 +26,7 @@ MAIN_DIR = f"{RUNDIR}/main"
 MAIN_OUTPUTS = [f"{MAIN_DIR}/{name}" for name in main_config.outputs(MAIN)]
 MAIN_TARGETS = MAIN_OUTPUTS if MAIN else []
 # statistics across datasets only where the config has a main.statistics section
-MAIN_STATISTICS = main_statistics.check(MAIN)
+MAIN_STATISTICS = main_statistics.check(MAIN, DATASET_REGISTRY)
 MAIN_STATISTICS_FILES = main_statistics.outputs(MAIN_STATISTICS)
 # (a new list: MAIN_TARGETS is MAIN_OUTPUTS, which main_publish copies, and stays so)
 MAIN_TARGETS = MAIN_TARGETS + [
