@@ -3,11 +3,12 @@
 :func:`rlsbench.numerics.rls.loo_grid` (the protocol's search, whose chosen λ the committed
 results record) takes the thin SVD of the wide design ``[X, b·1]`` when m <= n. LAPACK's
 ``gesdd`` then also forms the m×n right singular vectors, which the LOO shortcut never reads:
-on 2000 × 5000 that SVD costs about 45 fits of greedy RLS at fixed λ. Here the dual side
-uses the m×m kernel matrix ``K = X Xᵀ + b² 1 1ᵀ = U diag(σ²) Uᵀ`` instead (one SYRK,
-O(m² n), and an m×m ``eigh``); the primal side (m > n) is :func:`~rlsbench.numerics.rls.loo_grid`
-unchanged, which already takes the n×n Gram matrix. Every λ then costs O(m²) (eq. 8):
-``G = U diag(1/(σ² + λ)) Uᵀ``, ``a = G y``, ``d = diag(G)``, residuals ``a / d``.
+on 2000 × 5000 the search took 45 times a fit of greedy RLS at fixed λ (issue 44). Here the
+dual side uses the m×m kernel matrix ``K = X Xᵀ + b² 1 1ᵀ = U diag(σ²) Uᵀ`` instead (one
+SYRK, O(m² n), and an m×m ``eigh`` by divide and conquer); the primal side (m > n) is
+:func:`~rlsbench.numerics.rls.loo_grid` unchanged, which already takes the n×n Gram matrix.
+Every λ then costs O(m²) (eq. 8): ``G = U diag(1/(σ² + λ)) Uᵀ``, ``a = G y``,
+``d = diag(G)``, residuals ``a / d``.
 
 The scikit-learn estimators use this search for ``alpha="loo"``; the benchmark protocol keeps
 :func:`~rlsbench.numerics.rls.choose_alpha`. Both pick the same grid value (ties aside): the
@@ -33,7 +34,10 @@ def _dual_grid_residuals(X, y2, alphas, bias):
     # SYRK on the transposed view: a C-ordered X is a Fortran-ordered Xᵀ (no copy).
     kernel = scipy.linalg.blas.dsyrk(1.0, np.asfortranarray(X.T), trans=1, lower=0)
     kernel += bias * bias  # the bias feature's rank-one term; only the upper triangle is read
-    s2, U = scipy.linalg.eigh(kernel, lower=False, overwrite_a=True, check_finite=False)
+    # divide and conquer (syevd, NumPy's eigh): on 2000 × 2000 about 1.6x faster than syevr
+    s2, U = scipy.linalg.eigh(
+        kernel, lower=False, overwrite_a=True, check_finite=False, driver="evd"
+    )
     np.maximum(s2, 0.0, out=s2)  # K is PSD; rounding can leave eigenvalues of -ε‖K‖
     g = 1.0 / (s2[:, None] + np.asarray(alphas)[None, :])  # (m, R)
     diag_g = np.square(U) @ g  # diag(G) for every λ, (m, R)
