@@ -508,9 +508,10 @@ def check_at_most(value, limit, key: str, what: str) -> None:
         raise ConfigError(f"config key {key}: {value} exceeds {what}")
 
 
-def check_folds(n_folds: int, entry: Mapping, key: str, *, dataset: str, n_samples=None) -> None:
-    """``n_folds`` splits fit the data: at most the smallest class for a classification set
-    (a stratified split puts every class in every fold), at most the examples otherwise.
+def check_splittable(n_folds: int, entry: Mapping, key: str, *, dataset: str) -> None:
+    """The protocol can split the dataset (:func:`rlsbench.benchmark.protocol.cv_plan`): every
+    class has two examples (a class smaller than ``n_folds`` gets fewer folds, not an error),
+    and a regression set at least ``n_folds`` examples.
 
     Parameters
     ----------
@@ -518,20 +519,18 @@ def check_folds(n_folds: int, entry: Mapping, key: str, *, dataset: str, n_sampl
     entry : mapping
         The dataset's registry entry (:func:`dataset_entry`).
     key : str
-        The config key of ``n_folds``.
+        The config key that names the dataset.
     dataset : str
-    n_samples : int, optional
-        The examples that are split when fewer than the dataset's (a training split).
     """
     if entry.get("task") in CLASSIFICATION:
         smallest = smallest_class_of(entry)
-        if smallest is not None and n_folds > smallest:
+        if smallest is not None and smallest < 2:
             raise ConfigError(
-                f"config key {key}: {n_folds} folds exceed the {smallest} examples of the "
-                f"smallest class of dataset {dataset!r} (a stratified split needs every class "
-                "in every fold)"
+                f"config key {key}: dataset {dataset!r} has a class of {smallest} example(s); "
+                "a stratified split needs two"
             )
-    total = n_samples if n_samples is not None else n_samples_of(entry)
+        return
+    total = n_samples_of(entry)
     check_at_most(n_folds, total, key, f"the {total} examples of dataset {dataset!r}")
 
 

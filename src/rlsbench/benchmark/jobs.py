@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from rlsbench.benchmark.protocol import estimate_flops, run_alpha_job, run_select_job
+from rlsbench.benchmark.protocol import cv_plan, estimate_flops, run_alpha_job, run_select_job
 from rlsbench.benchmark.protocol_settings import ProtocolSettings
 
 log = logging.getLogger(__name__)
@@ -40,8 +40,8 @@ def _select_task(dataset, method_name, fold, seed, alpha_record, settings, n_job
     return run_select_job(dataset, method_name, fold, seed, alpha_record, settings, n_jobs=n_jobs)
 
 
-def _fold_shape(dataset, settings):
-    m = math.ceil(dataset.X.shape[0] * (settings.n_folds - 1) / settings.n_folds)
+def _fold_shape(dataset, plan):
+    m = math.ceil(dataset.X.shape[0] * (plan.n_folds - 1) / plan.n_folds)
     return m, dataset.X.shape[1]
 
 
@@ -54,7 +54,9 @@ def alpha_job(data, table, *, settings, threads=1):
     data : str
         Prepared dataset (``.npz``).
     table : str
-        Output CSV: one row per fold (``dataset, fold, alpha, alpha_index, alpha_time_s``).
+        Output CSV: one row per split (``dataset, fold, alpha, alpha_index, alpha_time_s``;
+        where the dataset's :func:`~rlsbench.benchmark.protocol.cv_plan` departs from the
+        configured split, also ``cv_folds, cv_repeats, cv_rule``, the rule in words).
     settings : dict
         :meth:`~rlsbench.benchmark.protocol_settings.ProtocolSettings.alpha_settings` of the
         ``main`` section.
@@ -67,11 +69,14 @@ def alpha_job(data, table, *, settings, threads=1):
 
     protocol = ProtocolSettings.of(settings)
     dataset = load_prepared(data)
-    m, n = _fold_shape(dataset, protocol)
-    flops = 2.0 * m * n * min(m, n) * protocol.n_folds
+    plan = cv_plan(dataset.y, dataset.task, protocol)
+    if plan.rule:
+        log.info("%s: %s", dataset.name, plan.rule)
+    m, n = _fold_shape(dataset, plan)
+    flops = 2.0 * m * n * min(m, n) * plan.n_splits
     rows = map_tasks(
         _alpha_task,
-        [(dataset, fold, protocol) for fold in range(protocol.n_folds)],
+        [(dataset, fold, protocol) for fold in range(plan.n_splits)],
         n_jobs=threads,
         what=f"{dataset.name} λ search, fold",
         label=lambda task: f"fold {task[1]}",
@@ -79,6 +84,8 @@ def alpha_job(data, table, *, settings, threads=1):
     )
     for row in rows:
         log.info("%s fold %d: alpha = %r", dataset.name, row["fold"], row["alpha"])
+        if plan.rule:  # the split departs from the configured one: say how, on every row
+            row.update(cv_folds=plan.n_folds, cv_repeats=plan.n_repeats, cv_rule=plan.rule)
     write_table(_with_peak_memory(rows), table)
 
 
@@ -124,12 +131,13 @@ def select_job(data, alphas, table, *, method, settings, threads=1):
     protocol = ProtocolSettings.of(settings)
     dataset = load_prepared(data)
     records = read_alphas(alphas)
+    plan = cv_plan(dataset.y, dataset.task, protocol)
     tasks = [
         (dataset, method, fold, seed, records[fold], protocol)
-        for fold in range(protocol.n_folds)
+        for fold in range(plan.n_splits)
         for seed in protocol.seeds_for(method)
     ]
-    m, n = _fold_shape(dataset, protocol)
+    m, n = _fold_shape(dataset, plan)
     k = protocol.k_for(dataset.name, n)
     t = len(np.unique(dataset.y)) if dataset.task == "multiclass" else 1
     flops = estimate_flops(get_method(method), m, n, k, t) * len(tasks)

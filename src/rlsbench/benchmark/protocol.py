@@ -81,7 +81,93 @@ def encode_targets(y, task):
     raise ValueError(f"task must be binary, multiclass or regression, got {task!r}")
 
 
-def cv_splits(y, task, n_folds, seed):
+@dataclass(frozen=True)
+class CVPlan:
+    """How one dataset is split: ``n_repeats`` times a seeded ``n_folds``-fold split.
+
+    Attributes
+    ----------
+    n_folds : int
+        Folds of each repetition: the configured ``n_folds``, or fewer where a class has fewer
+        members (a stratified split puts every class in every fold).
+    n_repeats : int
+        Repetitions (differently seeded splits); more than one for a dataset with fewer
+        examples than ``cv_repeat_below``.
+    rule : str
+        What the plan departs from the configured split, in words ("" when nothing).
+    """
+
+    n_folds: int
+    n_repeats: int = 1
+    rule: str = ""
+
+    @property
+    def n_splits(self) -> int:
+        """Train/test splits in all: ``n_folds * n_repeats`` (the rows' ``fold`` runs over
+        them; repetition ``r`` holds folds ``r * n_folds ... (r + 1) * n_folds - 1``)."""
+        return self.n_folds * self.n_repeats
+
+
+def cv_plan(y, task, settings) -> CVPlan:
+    """The split of one dataset under the protocol's rule for small samples.
+
+    1. A classification set whose smallest class has fewer members than ``n_folds`` gets as
+       many folds as that class has members (stratified K-fold needs every class in every
+       fold); a class of one member cannot be split and is refused.
+    2. A dataset with fewer examples than ``cv_repeat_below`` is split ``cv_repeats`` times,
+       each repetition seeded anew, so that its accuracy is an average over more test folds and
+       the tables can show the spread across repetitions.
+
+    Parameters
+    ----------
+    y : ndarray of shape (n_samples,)
+    task : {"binary", "multiclass", "regression"}
+    settings : ProtocolSettings
+
+    Returns
+    -------
+    CVPlan
+
+    Raises
+    ------
+    ValueError
+        A class with a single member.
+    """
+    settings = ProtocolSettings.of(settings)
+    y = np.asarray(y)
+    n_folds, rules = settings.n_folds, []
+    if task != "regression":
+        values, counts = np.unique(y, return_counts=True)
+        smallest = int(counts.min())
+        if smallest < 2:
+            raise ValueError(
+                f"class {values[counts.argmin()].item()!r} has a single example: a stratified split "
+                "cannot put it in a training and a test fold"
+            )
+        if smallest < n_folds:
+            rules.append(f"{smallest} folds: the smallest class has {smallest} examples")
+            n_folds = smallest
+    elif len(y) < n_folds:
+        raise ValueError(f"{len(y)} examples cannot make {n_folds} folds")
+    n_repeats = 1
+    if len(y) < settings.cv_repeat_below and settings.cv_repeats > 1:
+        n_repeats = settings.cv_repeats
+        rules.append(
+            f"{n_repeats} repetitions: {len(y)} examples < {settings.key}.cv_repeat_below "
+            f"({settings.cv_repeat_below})"
+        )
+    return CVPlan(n_folds=n_folds, n_repeats=n_repeats, rule="; ".join(rules))
+
+
+def _repeat_seed(seed: int, repeat: int) -> int:
+    """The splitter's seed of repetition ``repeat``: ``seed`` itself for the first, so that a
+    plan of one repetition is the plain seeded split; a SeedSequence draw for the others."""
+    if repeat == 0:
+        return int(seed)
+    return int(np.random.SeedSequence([int(seed), int(repeat)]).generate_state(1)[0])
+
+
+def cv_splits(y, task, n_folds, seed, n_repeats=1):
     """Seeded K-fold splits: stratified for classification, plain for regression.
 
     Parameters
@@ -90,21 +176,32 @@ def cv_splits(y, task, n_folds, seed):
     task : {"binary", "multiclass", "regression"}
     n_folds : int
     seed : int
-        ``random_state`` of the shuffling splitter.
+        ``random_state`` of the shuffling splitter (of its first repetition).
+    n_repeats : int, default=1
+        Repetitions, each with its own seed (:func:`cv_plan`).
 
     Returns
     -------
     list of (train_index, test_index)
+        ``n_folds * n_repeats`` splits, repetition by repetition.
     """
     if task == "regression":
-        from sklearn.model_selection import KFold
-
-        splitter = KFold(n_splits=n_folds, shuffle=True, random_state=seed)
+        from sklearn.model_selection import KFold as splitter
     else:
-        from sklearn.model_selection import StratifiedKFold
+        from sklearn.model_selection import StratifiedKFold as splitter
 
-        splitter = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=seed)
-    return list(splitter.split(np.zeros((len(y), 1)), y))
+    splits = []
+    for repeat in range(int(n_repeats)):
+        folds = splitter(n_splits=n_folds, shuffle=True, random_state=_repeat_seed(seed, repeat))
+        splits.extend(folds.split(np.zeros((len(y), 1)), y))
+    return splits
+
+
+def plan_splits(y, task, settings) -> list:
+    """:func:`cv_splits` of the dataset's :func:`cv_plan`."""
+    settings = ProtocolSettings.of(settings)
+    plan = cv_plan(y, task, settings)
+    return cv_splits(y, task, plan.n_folds, settings.cv_seed, plan.n_repeats)
 
 
 def standardize(X_train, X_test):
@@ -299,7 +396,7 @@ def feasibility(method, m, n, k, t, *, memory_budget_mb, time_budget_s, flops_pe
 # ---------------------------------------------------------------------------------------------
 def _fold_data(dataset, fold, settings):
     settings = ProtocolSettings.of(settings)
-    splits = cv_splits(dataset.y, dataset.task, settings.n_folds, settings.cv_seed)
+    splits = plan_splits(dataset.y, dataset.task, settings)
     train, test = splits[fold]
     if settings.standardize:
         X_train, X_test = standardize(dataset.X[train], dataset.X[test])
@@ -404,7 +501,7 @@ def run_select_job(dataset, method_name, fold, seed, alpha_record, settings, *, 
 
     settings = ProtocolSettings.of(settings)
     method = get_method(method_name)
-    splits = cv_splits(dataset.y, dataset.task, settings.n_folds, settings.cv_seed)
+    splits = plan_splits(dataset.y, dataset.task, settings)
     m, n = len(splits[fold][0]), dataset.X.shape[1]
     t = len(np.unique(dataset.y)) if dataset.task == "multiclass" else 1
     k = k_max_for(settings, dataset.name, n)

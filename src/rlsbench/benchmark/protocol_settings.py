@@ -33,6 +33,8 @@ from rlsbench.benchmark.config import ConfigError, check_lambda, check_not_empty
 JOB_KEYS = (
     "n_folds",
     "cv_seed",
+    "cv_repeats",
+    "cv_repeat_below",
     "random_seeds",
     "alphas",
     "criterion",
@@ -46,7 +48,16 @@ JOB_KEYS = (
 )
 
 #: Keys of a section that a λ search depends on.
-ALPHA_KEYS = ("n_folds", "cv_seed", "alphas", "criterion", "bias", "standardize")
+ALPHA_KEYS = (
+    "n_folds",
+    "cv_seed",
+    "cv_repeats",
+    "cv_repeat_below",
+    "alphas",
+    "criterion",
+    "bias",
+    "standardize",
+)
 
 #: LOO criteria of the λ search and the selectors.
 CRITERIA = ("squared", "zero_one")
@@ -196,6 +207,11 @@ class ProtocolSettings:
         Folds of the seeded (stratified for classification) K-fold split.
     cv_seed : int
         ``random_state`` of the splitter; also the seed of deterministic methods.
+    cv_repeats : int
+        Repetitions of the K-fold split of a dataset with fewer than ``cv_repeat_below``
+        examples (:func:`rlsbench.benchmark.protocol.cv_plan`).
+    cv_repeat_below : int
+        Datasets with fewer examples are split ``cv_repeats`` times (0: never).
     random_seeds : tuple of int
         Seeds of randomized methods, one run each.
     alphas : LambdaGrid
@@ -232,6 +248,8 @@ class ProtocolSettings:
     key: str = "main"
     n_folds: int = 10
     cv_seed: int = 0
+    cv_repeats: int = 1
+    cv_repeat_below: int = 0
     random_seeds: tuple[int, ...] = (0, 1, 2)
     alphas: LambdaGrid = DEFAULT_LAMBDA_GRID
     criterion: str = "squared"
@@ -271,6 +289,9 @@ class ProtocolSettings:
         }
         if self.device != "cpu":
             section["device"] = self.device
+        if (self.cv_repeats, self.cv_repeat_below) != (1, 0):  # hashes of plain runs unchanged
+            section["cv_repeats"] = self.cv_repeats
+            section["cv_repeat_below"] = self.cv_repeat_below
         return section
 
     def _check(self):
@@ -281,6 +302,10 @@ class ProtocolSettings:
             refuse("n_folds", f"{self.n_folds!r} is not an integer >= 2")
         if not (_is_int(self.cv_seed) and self.cv_seed >= 0):
             refuse("cv_seed", f"{self.cv_seed!r} is not an integer >= 0")
+        if not (_is_int(self.cv_repeats) and self.cv_repeats >= 1):
+            refuse("cv_repeats", f"{self.cv_repeats!r} is not an integer >= 1")
+        if not (_is_int(self.cv_repeat_below) and self.cv_repeat_below >= 0):
+            refuse("cv_repeat_below", f"{self.cv_repeat_below!r} is not an integer >= 0")
         if not self.random_seeds:
             refuse("random_seeds", "give at least one seed")
         for i, seed in enumerate(self.random_seeds):

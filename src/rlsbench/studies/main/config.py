@@ -140,12 +140,13 @@ def check_ks_within_reach(main: dict, datasets: Mapping) -> None:
 
 
 def check_grids_and_folds(main: dict, datasets: Mapping) -> None:
-    """The λ grid gives values, the folds fit every dataset's smallest class, per-method
+    """The λ grid gives values, every dataset can be split, per-method
     budgets name methods of the run (ConfigError naming the key)."""
     checks.check_lambda_grid(main["alphas"], "main.alphas")
     for i, name in enumerate(main["datasets"]):
         entry = checks.dataset_entry(datasets, name, f"main.datasets[{i}]")
-        checks.check_folds(main["n_folds"], entry, "main.n_folds", dataset=name)
+        # a class smaller than n_folds gets fewer folds (the protocol's cv_plan), not an error
+        checks.check_splittable(main["n_folds"], entry, f"main.datasets[{i}]", dataset=name)
     if isinstance(main["time_budget_s"], dict):
         for name in main["time_budget_s"]:
             if name != "default" and name not in main["methods"]:

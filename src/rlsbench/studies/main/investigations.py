@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from rlsbench.benchmark.investigate import Investigation, without_provenance
+from rlsbench.benchmark.protocol import cv_plan
 from rlsbench.benchmark.protocol_settings import ProtocolSettings
 from rlsbench.benchmark.tables import markdown_table
 
@@ -156,7 +157,7 @@ def seed_curves(ctx, dataset, triples, main):
     settings = ProtocolSettings.from_section(
         {**main, "datasets": [dataset], "methods": ["greedy_rls", "random"]}, key="main"
     )
-    folds = range(settings.n_folds)
+    folds = range(cv_plan(data.y, data.task, settings).n_splits)
     alphas = ctx.map(_alpha, [(data, fold, settings) for fold in folds], what="λ search, fold")
     seeds = sorted({int(s) for triple in triples for s in triple})
     greedy = ctx.map(
