@@ -286,7 +286,8 @@ def _draw(png, title, diagram, reason, alpha):
         # the file the rule promises, saying why there is no diagram
         fig, ax = subplots(aspect=0.2)
         ax.set_axis_off()
-        ax.text(0.5, 0.5, f"{title}: no diagram. {reason}", ha="center", va="center", wrap=True)
+        why = f"{title}: no diagram. {reason[:1].upper()}{reason[1:]}"
+        ax.text(0.5, 0.5, why, ha="center", va="center", wrap=True)
     else:
         ranks, p_values, cd = diagram
         fig = st.plot_critical_difference(ranks, p_values, cd, alpha=alpha, title=title)
