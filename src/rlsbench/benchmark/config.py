@@ -52,7 +52,7 @@ def config_errors_end_the_run():
         raise SystemExit(" ".join(str(exc).split("\n"))) from None
 
 
-class _RepeatedJSONKey(Exception):
+class _RepeatedJSONKey(RLSBenchError):
     """A key given twice in one JSON object (not a ValueError: that means "not JSON")."""
 
 
