@@ -288,3 +288,17 @@ def test_the_summary_keeps_the_first_sentences_of_a_long_finding():
     assert brief_causes("paper: short") == "paper: short"
     # a first sentence longer than the limit is cut at a word
     assert brief_causes("paper: " + "word " * 100, limit=50).endswith(" word […]")
+
+
+def test_a_paper_finding_classes_its_item_and_claims_not_their_cells():
+    # Ramona Table V: the paper's own table against its sentence (R24) is no evidence about a
+    # cell of ours that lies beyond the paper's number
+    ledger = _ledger(
+        [
+            ("item", "ramona", "Table V", "", "", "contradicts"),
+            ("cell", "ramona", "Table V", "usps", "", "contradicts"),
+        ]
+    )
+    inv = as_frame([dict(_investigation("Table V", "paper"), paper="ramona")])
+    out = attach(ledger, inv)
+    assert out["whose"].tolist() == ["paper disagrees with itself", "not investigated"]

@@ -408,3 +408,16 @@ def test_without_count_or_spread_on_a_side_the_tolerance_rule_decides():
     tol, welch = match_tolerance(next(row.itertuples(index=False)))
     assert welch is None and tol == 1.0
     assert welch_bound(11.2, 1.0, 1, 10.0, 1.0, 30) is None  # one draw: no Welch test
+
+
+def test_a_welch_rejected_value_with_tied_orderings_contradicts():
+    # Ramona Table V: SAS 32.3 ± 2.8 (n = 7) against the paper's 26.6 ± 2.9 (n = 7), Welch
+    # t = 3.8, within FAR tolerances; its orderings tie within our seven splits
+    kw = dict(group="g", spread=2.9, n_reps=7, ours_spread=2.8, ours_n=7)
+    a = cell(column="a", method="a", value=26.6, ours_value=32.3, **kw)
+    b = cell(column="b", method="b", value=29.0, ours_value=32.0, **kw)
+    (va, ra), _ = judge(a, b)
+    assert va == "contradicts" and "Welch t = 3.74" in ra and "none holds" in ra
+    # the same gap judged by the tolerance rule (no paper count) stays inconclusive
+    (va, _), _ = judge(dict(a, n_reps=NAN), dict(b, n_reps=NAN))
+    assert va == INCONCLUSIVE

@@ -33,8 +33,9 @@ attached to it, in one decision order, which is the order of :data:`CLASSES`:
 1. *hardware*: the row is a timing compared on other hardware (a cell with ``compare =
    hardware`` or ``hardware_bound``): whatever else is attached to its item, a time measured
    on another machine is compared by its orderings only;
-2. *paper disagrees with itself*: a cause ``paper``: the paper's own numbers or text do not
-   bear its result out, so no faithful run could;
+2. *paper disagrees with itself*: a cause ``paper`` (on an item or a claim: a cell's number
+   against the paper's own is evidence of the cell, not of the paper's text): the paper's own
+   numbers or text do not bear its result out, so no faithful run could;
 3. *our setting*: a cause ``protocol``, ``hyperparameter``, ``data`` or ``wording``: the
    result turns on a setting the paper does not state, states otherwise, or states two ways
    (one reading is ours);
@@ -176,13 +177,15 @@ def _scopes(row):
     return keys
 
 
-def _applies(cause, verdict, timing):
+def _applies(cause, verdict, timing, level):
     """Whether a finding with ``cause`` is shown on a row with ``verdict``: a noise finding on
-    *inconclusive* rows only, a hardware finding on timing rows only, the others on
-    *contradicts* rows."""
+    *inconclusive* rows only, a hardware finding on timing rows only, a paper finding (its text
+    against its own tables) on item and claim rows only, the others on *contradicts* rows."""
     if cause == "noise":
         return verdict == "inconclusive"
     if verdict != "contradicts":
+        return False
+    if cause == "paper" and level in ("cell", "series"):
         return False
     return cause != "hardware" or timing
 
@@ -209,7 +212,7 @@ def attach(ledger, investigations=None):
         found = []
         for scope, dataset in _scopes(row):
             for r in by_key.get((row["paper"], scope, dataset), []):
-                if r not in found and _applies(r.cause, row["verdict"], shows_all):
+                if r not in found and _applies(r.cause, row["verdict"], shows_all, row["level"]):
                     found.append(r)
         causes.append(" | ".join(f"{r.cause}: {r.finding}" for r in found))
         evidence.append(" | ".join(r.evidence for r in found))

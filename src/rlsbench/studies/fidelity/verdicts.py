@@ -54,10 +54,11 @@ Every row of the ledger gets exactly one verdict, computed here and never writte
     Our run cannot decide: a claim on a measured quantity (a fitted growth exponent of measured
     times) whose confidence interval (level :data:`CONFIDENCE`, Student's t with the fit's
     degrees of freedom) straddles the claim's threshold, or has too few sizes for an interval;
-    a cell within :data:`FAR` tolerances whose every ordering against its group falls inside
-    the tie margin of our own repetitions; a claim our check refutes or confirms only *within
-    noise*, or not in every seed draw (below). Such a verdict depends
-    on the machine's load or on chance, so it says neither *same conclusion* nor
+    a cell within :data:`FAR` tolerances, judged by the tolerance rule (a Welch test that
+    rejects equal means is beyond the noise already, and *contradicts*), whose every ordering
+    against its group falls inside the tie margin of our own repetitions; a claim our check
+    refutes or confirms only *within noise*, or not in every seed draw (below). Such a verdict
+    depends on the machine's load or on chance, so it says neither *same conclusion* nor
     *contradicts*: two runs of one config and seed give the same verdict.
 
 *Within noise* (claims, :func:`noise_rule`)
@@ -427,7 +428,7 @@ def cell_verdict(cell, others=()):
         if cell.ours_value == target:
             return "match", f"we run the reported value rounded to {target}"
         return "contradicts", f"we run {cell.ours_value:g}, not the rounded {target}"
-    far = None
+    far, welch = None, None
     if cell.compare in ("value", "log"):
         tol, welch = match_tolerance(cell)
         if cell.compare == "log":
@@ -467,6 +468,12 @@ def cell_verdict(cell, others=()):
         if cell.compare == "hardware":
             return "not run", f"{outside}; no other cell of ours in its group to order it against"
         return "contradicts", outside
+    if tied and welch is not None:
+        # the value differs beyond the noise of both sides: a tied ordering does not undo that
+        return "contradicts", (
+            f"{outside}; each of the paper's orderings is within the tie margin of our own "
+            f"repetitions ({tied} pair(s)), none holds"
+        )
     if tied:
         near = f" (within {FAR:g} times it)" if cell.compare in ("value", "log") else ""
         return INCONCLUSIVE, (
