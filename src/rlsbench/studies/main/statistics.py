@@ -110,6 +110,29 @@ def stability_k(section: dict) -> int | None:
     return k if k is not None else section.get("operating_points", {}).get("fixed_k")
 
 
+def shared_families(main: dict, datasets: Mapping) -> dict[str, str]:
+    """``{dataset: family}`` for the run's datasets that share their registry ``family`` with
+    another dataset of the run (ALLAML and leukemia: the same patients): the tests across
+    datasets count such a family once, by the mean of its members' scores."""
+    members: dict[str, list] = {}
+    for name in main.get("datasets", []):
+        entry = datasets.get(name) or {}
+        members.setdefault(entry.get("family", name), []).append(name)
+    return {name: family for family, names in members.items() if len(names) > 1 for name in names}
+
+
+def by_family(scores: pd.DataFrame, families: Mapping[str, str]) -> pd.DataFrame:
+    """Datasets × methods scores with the datasets of one family merged into one row (named by
+    the family), the mean of theirs; a method missing on any member is missing for the family.
+    Datasets not in ``families`` keep their row."""
+    if not families:
+        return scores
+    key = pd.Index([families.get(name, name) for name in scores.index], name=scores.index.name)
+    mean = scores.groupby(key, sort=False).mean()
+    missing = scores.isna().groupby(key, sort=False).any()
+    return mean.mask(missing)
+
+
 def check(main: dict, datasets: Mapping | None = None) -> dict:
     """The ``main.statistics`` section of a validated ``main`` section, checked ({} when absent).
 
@@ -139,6 +162,8 @@ def check(main: dict, datasets: Mapping | None = None) -> dict:
                 section = {**section, "groups": present}
         elif names := left_out(main, datasets):
             log.warning(left_out_warning(names))
+        if families := shared_families(main, datasets):  # only then: other runs' params stay
+            section = {**section, "families": families}
     if section["reference"] not in main["methods"]:
         raise ConfigError(
             f"config key main.statistics.reference: {section['reference']!r} is not in "
@@ -212,7 +237,8 @@ def group_steps(steps: pd.DataFrame, tasks) -> pd.DataFrame:
 def _one_point(steps, point, section, *, score="test_accuracy", loo="loo_accuracy"):
     """Every test at one operating point: the tables' rows and the diagram's inputs."""
     alpha = section["alpha"]
-    scores = score_matrix(steps, point, score=score, loo=loo)
+    # one source counts once: the members of a family are one row, their mean
+    scores = by_family(score_matrix(steps, point, score=score, loo=loo), section.get("families"))
     long = scores.rename_axis("dataset").reset_index().melt("dataset", var_name="method")
     out = {"scores": long.rename(columns={"value": "score"})}
     complete = st.complete_cases(scores)
@@ -325,6 +351,16 @@ def _summary(tables: dict, points: list[str], section: dict, left=()) -> str:
         ]
     if left:
         lines += [left_out_warning(left) + ".", ""]
+    families: dict[str, list] = {}
+    for name, family in (section.get("families") or {}).items():
+        families.setdefault(family, []).append(name)
+    if families:
+        merged = "; ".join(f"`{f}` ({', '.join(sorted(n))})" for f, n in sorted(families.items()))
+        lines += [
+            "Datasets of one source count once: the tests see one row per family, the mean of "
+            f"its members' scores (the registry's `family`): {merged}.",
+            "",
+        ]
     for group in groups(section):
         for point in points:
             title = point if group == "all" else f"{group}: {point}"
