@@ -92,6 +92,7 @@ def check_scheduler(slurm_log: Path) -> tuple[int, int, list[str]]:
     ids = [job_id for job_id, _ in submissions]
     states = slurm_states(ids)
     executed = collections.Counter()
+    select_submissions = 0
     for job_id, path in submissions:
         if states.get(job_id) != "COMPLETED":
             raise CheckFailed(f"SLURM job {job_id} is {states.get(job_id, 'unknown to squeue')}")
@@ -102,8 +103,17 @@ def check_scheduler(slurm_log: Path) -> tuple[int, int, list[str]]:
         if not ran:
             raise CheckFailed(f"SLURM job {job_id} executed no Snakemake job (log {log})")
         executed.update(ran)
+        select_submissions += "main_select" in ran
     if dict(executed) != planned:
         raise CheckFailed(f"jobs executed inside SLURM {dict(executed)} != jobs planned {planned}")
+    # the profile groups the selection jobs (group main_jobs): fewer submissions than jobs
+    selects = planned.get("main_select", 0)
+    if selects > 1 and select_submissions >= selects:
+        raise CheckFailed(
+            f"{selects} main_select jobs went in {select_submissions} submissions: the profile's "
+            "groups/group-components did not group them"
+        )
+    print(f"main_select: {selects} jobs in {select_submissions} SLURM submission(s)")
     print(f"{'rule':<20} {'jobs':>5}")
     for rule, n in planned.items():
         print(f"{rule:<20} {n:>5}")
