@@ -64,6 +64,26 @@ def _head_records(path, sep) -> list:
     return [[f.strip() for f in fields] for _, fields in records]
 
 
+#: Opening bytes of the binary formats whose variables only the user can name: format, read.
+_BINARY_MATRIX_FILES = (
+    (b"MATLAB ", "mat", "{x: X, y: Y} (the names of its feature and target variables)"),
+    (b"RDX", "rdata", "{x: ..., y: ...} (the R objects; `df$col` for a data frame's column)"),
+    (b"RDA", "rdata", "{x: ..., y: ...} (the R objects; `df$col` for a data frame's column)"),
+)
+
+
+def _refuse_binary_matrix_file(path) -> None:
+    with open_content(path) as fh:
+        head = fh.read(16)
+    for magic, fmt, read in _BINARY_MATRIX_FILES:
+        if head.startswith(magic):
+            raise FormatError(
+                f"a binary {fmt} file: `datasets hash` guesses text formats only; write its "
+                f"entry with `format: {fmt}` and `read: {read}` (sha256 {sha256_file(path)})",
+                file=path,
+            )
+
+
 def _guess_format(lines) -> str:
     if not lines:
         raise DatasetError("empty file (no data rows)")
@@ -207,6 +227,7 @@ def entry_for_file(
     for suffix in _SUFFIXES:
         stem = stem.removesuffix(suffix)
     name = name or _clean_name(stem)
+    _refuse_binary_matrix_file(path)
     lines = _head_lines(path)
     if not lines:
         raise FormatError("empty file (no data rows)", file=path)

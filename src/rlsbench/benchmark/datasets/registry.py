@@ -361,11 +361,37 @@ def _merge(registry: Registry, entries, source) -> None:
         registry[name] = spec
 
 
+def _replaced_later(registry: Registry, spec: DatasetSpec, other: DatasetSpec) -> bool:
+    """Whether ``other`` comes from a later file than ``spec`` (a user's ``override: true``
+    of the dataset that ``spec`` was written as a duplicate of)."""
+    order = {source: i for i, source in enumerate(registry.sources)}
+    return order.get(other.source, -1) > order.get(spec.source, -1)
+
+
 def _check_duplicates(registry: Registry) -> None:
     for name, spec in registry.items():
         if spec.duplicate_of is None:
             continue
+        if spec.duplicate_of == name:
+            raise RegistryError(
+                "duplicate_of names itself; name the registered dataset with the same numbers",
+                dataset=name,
+                file=spec.source or None,
+            )
         other = registry.get(spec.duplicate_of)
+        if (
+            other is not None
+            and other.duplicate_of is None
+            and other.task != spec.task
+            and not _replaced_later(registry, spec, other)
+        ):
+            # the same numbers read as another task are not the same dataset
+            raise RegistryError(
+                f"duplicate_of {spec.duplicate_of!r} has task {other.task} ({other.source}); "
+                f"this entry's is {spec.task}",
+                dataset=name,
+                file=spec.source or None,
+            )
         if other is None or other.duplicate_of is not None:
             raise RegistryError(
                 f"duplicate_of: {spec.duplicate_of!r} is not a registered dataset of its own"
