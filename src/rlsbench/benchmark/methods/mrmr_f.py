@@ -5,9 +5,9 @@ ANOVA F between the classes for one-vs-rest columns, the univariate regression's
 redundancy is the mean absolute Pearson correlation with the features already selected. The
 first feature maximises the relevance; each next one maximises the quotient
 ``F(x_j) / mean over selected s of |corr(x_j, x_s)|`` (the FCQ criterion of Ding and Peng
-2005, Table 1, the best of the mRMR variants in Zhao et al. 2019), the redundancy floored at
-:data:`REDUNDANCY_FLOOR` so that a feature uncorrelated with every pick is not divided by zero
-(``mrmr-selection``'s floor). Ties by index. The correlations with each new pick are one
+2005 for continuous features, the variant Zhao et al. 2019 recommend), the redundancy floored at
+:data:`REDUNDANCY_FLOOR` so that a feature uncorrelated with every pick is not divided by zero.
+Ties by index. The correlations with each new pick are one
 matrix-vector product with the standardised columns, added to a running sum, so the order of
 k features costs O(kmn), like greedy RLS, where :data:`.filters.mrmr` (the MID criterion on
 nearest-neighbour mutual information, kept as its own method) needs k·n mutual-information

@@ -9,7 +9,7 @@ Guyon et al. eliminated chunks on their 2000- and 7129-gene sets (half of the su
 round, down to the last few); here each round drops :data:`STEP_FRACTION` of the survivors
 (at least one) until ``k`` are left, then one at a time, so the order of the first ``k`` comes
 from single eliminations as in ``rfe_linear`` and a run takes about
-``log(n / k) / -log(1 - STEP_FRACTION) + k`` fits (about 90 for n = 10⁴, k = 50). Features
+``log(n / k) / -log(1 - STEP_FRACTION) + k`` fits (101 for n = 10⁴, k = 50). Features
 in reverse order of elimination, those of one round by decreasing weight, are the order along
 which the protocol's RLS model is scored (:func:`.ranking.ranked_path`); constant columns come
 last.
