@@ -97,6 +97,27 @@ def read_alphas(path):
     return {int(r["fold"]): r for r in frame.to_dict("records")}
 
 
+def _check_alpha_plan(records, plan, path) -> None:
+    """Refuse a λ table written under another split than ``plan`` (an older config's)."""
+    folds = sorted(records)
+    recorded = {
+        (r.get("cv_folds", plan.n_folds), r.get("cv_repeats", plan.n_repeats))
+        for r in records.values()
+        if not _missing(r.get("cv_folds"))
+    }
+    if folds != list(range(plan.n_splits)) or recorded - {(plan.n_folds, plan.n_repeats)}:
+        raise ValueError(
+            f"{path}: the λ table has {len(folds)} split(s) "
+            f"({', '.join(f'{f} x {r}' for f, r in sorted(recorded)) or 'no cv_folds column'}); "
+            f"the dataset's plan has {plan.n_splits} ({plan.n_folds} folds x {plan.n_repeats}): "
+            "run its alpha job again"
+        )
+
+
+def _missing(value) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
 def select_job(data, alphas, table, *, method, settings, threads=1):
     """Every fold (and seed) of one (dataset, method): the tidy step table of
     :func:`~rlsbench.benchmark.protocol.run_select_job` for each, in (fold, seed) order, in one
@@ -132,6 +153,7 @@ def select_job(data, alphas, table, *, method, settings, threads=1):
     dataset = load_prepared(data)
     records = read_alphas(alphas)
     plan = cv_plan(dataset.y, dataset.task, protocol)
+    _check_alpha_plan(records, plan, alphas)
     tasks = [
         (dataset, method, fold, seed, records[fold], protocol)
         for fold in range(plan.n_splits)

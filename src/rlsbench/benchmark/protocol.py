@@ -141,14 +141,16 @@ def cv_plan(y, task, settings) -> CVPlan:
         smallest = int(counts.min())
         if smallest < 2:
             raise ValueError(
-                f"class {values[counts.argmin()].item()!r} has a single example: a stratified split "
-                "cannot put it in a training and a test fold"
+                f"class {values[counts.argmin()].item()!r} has a single example: a stratified "
+                "split cannot put it in a training and a test fold"
             )
         if smallest < n_folds:
             rules.append(f"{smallest} folds: the smallest class has {smallest} examples")
             n_folds = smallest
     elif len(y) < n_folds:
-        raise ValueError(f"{len(y)} examples cannot make {n_folds} folds")
+        raise ValueError(
+            f"{len(y)} examples cannot make {n_folds} folds (config key {settings.key}.n_folds)"
+        )
     n_repeats = 1
     if len(y) < settings.cv_repeat_below and settings.cv_repeats > 1:
         n_repeats = settings.cv_repeats
