@@ -87,7 +87,7 @@ paper: install
 	@test -n "$(PART)" || { echo "make paper PART=<part>: one of the parts of config/paper.yaml" >&2; exit 2; }
 	$(BIN)/rlsbench config check config/paper.yaml
 	nice -n 10 $(BIN)/snakemake $(PART)_publish --cores $(CORES) --configfile config/paper.yaml \
-		--config 'mirrors=[$(if $(MIRROR),"$(MIRROR)")]'
+		--config 'mirrors=[$(MIRRORS)]'
 
 # A named variant of the paper config (config/variants/<VARIANT>.yaml: our own choice beside the
 # paper's wording), layered on config/paper.yaml: its part run and published under
@@ -100,7 +100,7 @@ variant: install
 	$(BIN)/rlsbench config check config/paper.yaml config/variants/$(VARIANT).yaml
 	nice -n 10 $(BIN)/snakemake \
 		$$($(BIN)/python -c "import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))['variant']['part'])" config/variants/$(VARIANT).yaml)_publish \
-		--cores $(CORES) --config 'mirrors=[$(if $(MIRROR),"$(MIRROR)")]' \
+		--cores $(CORES) --config 'mirrors=[$(MIRRORS)]' \
 		--configfile config/paper.yaml config/variants/$(VARIANT).yaml
 	$(BIN)/python -m rlsbench.studies.fidelity results/paper
 
@@ -114,11 +114,14 @@ identity: install
 # (The target comes before --config: Snakemake reads every word after --config as a config
 # entry.)
 # Every registry dataset downloaded, verified and prepared into results/datasets/prepared/
-# (MIRROR: a mirror laid out like ../shared/datasets; empty = upstream URLs only).
-MIRROR ?= ../shared/datasets
+# (MIRROR: mirrors laid out like ../shared/datasets, one per registry collection, separated by
+# spaces; empty = upstream URLs only).
+MIRROR ?= ../shared/datasets ../shared/datasets-highdim ../shared/datasets-pmlb
+MIRRORS = $(subst $(eval) ,$(comma),$(foreach m,$(MIRROR),"$(m)"))
+comma := ,
 .PHONY: datasets
 datasets: install
-	$(BIN)/snakemake --cores $(CORES) datasets_all --config 'mirrors=[$(if $(MIRROR),"$(MIRROR)")]'
+	$(BIN)/snakemake --cores $(CORES) datasets_all --config 'mirrors=[$(MIRRORS)]'
 
 # The reference benchmark (issue 30): config/benchmark.yaml (25 public datasets, 17 methods,
 # statistics across datasets), then its committed copy under results/benchmark/ (from a clean
@@ -127,4 +130,4 @@ datasets: install
 benchmark: install
 	$(BIN)/rlsbench config check config/benchmark.yaml
 	$(BIN)/snakemake main_publish --cores $(CORES) --configfile config/benchmark.yaml \
-		--config 'mirrors=[$(if $(MIRROR),"$(MIRROR)")]'
+		--config 'mirrors=[$(MIRRORS)]'
