@@ -14,9 +14,12 @@ job (its ``benchmark:``) stays the job's wall time.
 Life cycle
     The first client on a machine starts the server (under a lock, so that concurrent jobs
     start one) and waits until it listens; it listens on a Unix socket in the temporary folder,
-    named after the user, the machine, the Python, the rlsbench installation and the batch job
-    (``SLURM_JOB_ID`` and the like), so a cluster job serves its own jobs (a group of them
-    under the SLURM profile) and two checkouts never share one. The server ends after
+    named after the user, the machine, the Python, the rlsbench installation, the batch job
+    (``SLURM_JOB_ID`` and the like) and the ``PYTHON*`` variables an interpreter reads at start
+    (``PYTHONHASHSEED``, ``PYTHONPATH``, ...), so a cluster job serves its own jobs (a group
+    of them under the SLURM profile), two checkouts never share one, and a job sees the
+    interpreter its own would have been. A path another user owns is never connected to or
+    removed: the job then runs in its own process. The server ends after
     :data:`IDLE_SECONDS` without a job, and at once when a source file it imported has changed
     since (an edited method or plugin): the client then starts a new one, so a job never runs
     stale code.
@@ -25,6 +28,11 @@ Signals
     SIGINT, SIGTERM and SIGHUP to the client (Snakemake stopping a job, ``timeout``, a batch
     system) are passed on to the job's child, and a child whose client has gone (killed with
     SIGKILL) stops itself.
+
+What a child does as a new interpreter would
+    It seeds numpy's global random state from the OS (a fork copies the server's; Python's
+    ``random`` reseeds itself), and it waits for the threads the job left running (not
+    daemons) before it exits, as an interpreter does at exit.
 
 Where it is off
     ``RLSBENCH_JOBSERVER=0`` runs every job in the script's own interpreter, as before; so do
@@ -164,7 +172,13 @@ def socket_path() -> str:
     # one server per batch job: a batch system ends every process of a job when it ends,
     # and a server shared with another job would take that job's running children with it
     batch_job = next((os.environ[v] for v in _BATCH_JOB_VARIABLES if os.environ.get(v)), "")
-    key = "\0".join((socket.gethostname(), os.path.realpath(sys.executable), package, batch_job))
+    # the interpreter reads PYTHONHASHSEED, PYTHONPATH, PYTHONOPTIMIZE, ... once, at start: a
+    # job whose values differ from the server's needs a server started with its own
+    interpreter = sorted((k, v) for k, v in os.environ.items() if k.startswith("PYTHON"))
+    key = "\0".join(
+        (socket.gethostname(), os.path.realpath(sys.executable), package, batch_job)
+        + tuple(f"{k}={v}" for k, v in interpreter)
+    )
     digest = hashlib.sha256(key.encode()).hexdigest()[:16]
     name = f"rlsbench-{os.getuid()}-{digest}.sock"
     path = os.path.join(tempfile.gettempdir(), name)
@@ -228,20 +242,44 @@ def connect(*, start: bool = True):
         No server listens and ``start`` is false, or the one started failed.
     """
     path = socket_path()
+    _check_owner(path)
     with contextlib.suppress(OSError):
         return _connect(path)
     if not start:
         raise JobServerUnavailable(f"no job server listens on {path}")
-    with open(path + ".lock", "a") as lock:
+    _check_owner(path + ".lock")
+    try:
+        lock = open(path + ".lock", "a")  # noqa: SIM115 (held across the start below)
+    except OSError as exc:
+        raise JobServerUnavailable(f"cannot open the lock file {path}.lock: {exc}") from None
+    with lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
+            _check_owner(path)
             with contextlib.suppress(OSError):
                 return _connect(path)  # another client started it while we waited
-            with contextlib.suppress(FileNotFoundError):
+            try:
                 os.unlink(path)  # a server that died without cleaning up
+            except FileNotFoundError:
+                pass
+            except OSError as exc:
+                raise JobServerUnavailable(f"cannot remove the stale {path}: {exc}") from None
             return _start_server(path)
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _check_owner(path) -> None:
+    """Refuse a path another user owns: a server there would get this user's jobs (their
+    environment and standard streams), and removing it is not ours to do."""
+    try:
+        owner = os.lstat(path).st_uid
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise JobServerUnavailable(f"cannot inspect {path}: {exc}") from None
+    if owner != os.getuid():
+        raise JobServerUnavailable(f"{path} is owned by uid {owner}, not this user")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -461,6 +499,7 @@ def _child(conn, request, fds) -> None:
                 sys.path.append(entry)
         _send(conn, {"pid": os.getpid()})
         _watch_client(conn)
+        _fresh_random_state()
         smk = request["smk"]
         _limit_threads(smk)
         from rlsbench.benchmark.workflow import run_rule
@@ -470,6 +509,7 @@ def _child(conn, request, fds) -> None:
             status = 0
         except SystemExit as exc:
             status = exc.code if isinstance(exc.code, int) else 1
+        _join_threads()  # as an interpreter does at exit
     except KeyboardInterrupt:
         status = 130
     except BaseException:
@@ -484,6 +524,23 @@ def _child(conn, request, fds) -> None:
         with contextlib.suppress(Exception):
             _send(conn, {"status": status})
         os._exit(status)
+
+
+def _fresh_random_state() -> None:
+    # Python's `random` reseeds itself in a forked child; numpy's global RandomState does not,
+    # and every child would draw the server's numbers: seed it from the OS as a new
+    # interpreter's import of numpy does.
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        numpy.random.seed()
+
+
+def _join_threads() -> None:
+    import threading
+
+    for thread in threading.enumerate():
+        if thread is not threading.current_thread() and not thread.daemon:
+            thread.join()
 
 
 def _limit_threads(smk) -> None:
