@@ -80,6 +80,10 @@ import os, signal, sys, time
 import pandas as pd
 from rlsbench.benchmark.tables import write_csv
 
+# as in a terminal: an ignored SIGINT (pytest-xdist's workers ignore it, and a child inherits
+# that) would let the write finish, and nothing would be interrupted
+signal.signal(signal.SIGINT, signal.default_int_handler)
+
 def half_then_sigint(self, path, *args, **kwargs):
     with open(path, "w") as fh:
         fh.write("a\\n0\\n1\\n")  # the first rows of the new table

@@ -138,6 +138,11 @@ METHOD_STYLES: dict[str, dict[str, object]] = {
     "omp": {"color": _PINK, "marker": "8", "linestyle": _LONGDASH},
     "f_test": {"color": _OLIVE, "marker": "8", "linestyle": _DENSEDASHDOT},
     "mutual_info": {"color": _CYAN, "marker": "8", "linestyle": _LOOSEDASHDOTDOT},
+    # their variants that scale to 10^4 features: the original's colour, one marker shape
+    "mrmr_f": {"color": _GREEN, "marker": "D", "linestyle": _DENSEDASHDOT},
+    "rfe_fraction": {"color": _RED, "marker": "D", "linestyle": _DASHED},
+    "stability_lars": {"color": _ORANGE, "marker": "D", "linestyle": _LONGDASH},
+    "somp": {"color": _PINK, "marker": "D", "linestyle": _DASHDOTDOT},
 }
 
 
