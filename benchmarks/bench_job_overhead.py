@@ -1,11 +1,11 @@
 """What a workflow job costs against a bare Python process (issue 46, item 1).
 
-Runs the issue's small run -- two bundled datasets (breast_cancer, wine) x random, f_test and
-greedy_rls, 10 folds, k <= 10; target main_all: 24 jobs -- with plain ``snakemake --cores 2`` (or
-``rlsbench run``) in a fresh copy of the committed tree, and in the same run times
-``python -c "import numpy"``. Prints the run's wall time over its jobs (Snakemake's steps;
-the issue's measure) and the mean of the timed jobs (Snakemake's ``benchmark:`` files), each as a ratio to
-the numpy process, with the load average before and after.
+Runs the issue's small run -- two bundled datasets (breast_cancer, wine) x random, f_test
+and greedy_rls, 10 folds, k <= 10, target main_all (21 jobs) -- with plain ``snakemake
+--cores 2`` (or ``rlsbench run``) in a fresh copy of the committed tree, and in the same run
+times ``python -c "import numpy"``. Prints the run's wall time over its jobs (Snakemake's
+steps; the issue's measure) and the mean of the timed jobs (Snakemake's ``benchmark:``
+files), each as a ratio to the numpy process, with the load average before and after.
 
     python benchmarks/bench_job_overhead.py [--via rlsbench] [--repeats 5] [--no-jobserver]
 
