@@ -3,7 +3,9 @@ intercepts, λ, criteria or LOO errors, or with λ that are not numbers > 0, is 
 line naming the method, its entry point, its distribution and the field, both where the
 workflow's job runs it (:func:`rlsbench.benchmark.protocol.run_select_job`) and where
 :class:`rlsbench.PluginSelector` fits it; an error the plugin's own ``run`` raises names the
-plugin too. Nothing non-finite from a plugin reaches a row.
+plugin too. Weights that are finite but so large that the protocol's scores of them overflow
+float64 (issue 45, what must hold 1) are refused by the job, naming the plugin, the dataset,
+the fold and the step. Nothing non-finite from a plugin reaches a row.
 """
 
 from __future__ import annotations
@@ -169,3 +171,53 @@ def test_a_good_plugin_is_untouched_by_the_checks(method_plugin):
     assert [row["k"] for row in rows] == [1, 2, 3]
     assert all(row["status"] == "ok" for row in rows)
     assert np.isfinite(_selector().coef_).all()
+
+
+REGRESSION = Dataset(
+    "toy-regression",
+    "regression",
+    X,
+    X[:, 0] + 0.3 * RNG.standard_normal(30),
+    [f"f{j}" for j in range(5)],
+)
+
+HUGE_WEIGHTS = {
+    # finite weights pass the path check; the test MSE (err² ~ 1e600) overflowed to inf
+    "weights-1e300": (_replace(coef_path="path.coef_path * 1e300"), 1),
+    # err² ~ 1e320: the squares overflow although every decision value is finite
+    "weights-1e160": (_replace(coef_path="path.coef_path * 1e160"), 1),
+    "intercept-1e300": (_replace(intercept_path="path.intercept_path + 1e300"), 1),
+    # the decision values themselves overflow (X @ w with w = ±1e308), from step 2 on
+    "weights-1e308-of-both-signs": (
+        "coef = path.coef_path.copy()\ncoef[1:, 0] = 1e308\ncoef[1:, 1] = -1e308\n"
+        + _replace(coef_path="coef"),
+        2,
+    ),
+}
+
+
+@pytest.mark.parametrize("dataset", [DATASET, REGRESSION], ids=["binary", "regression"])
+@pytest.mark.parametrize(("body", "step"), HUGE_WEIGHTS.values(), ids=list(HUGE_WEIGHTS))
+def test_finite_weights_whose_scores_overflow_are_refused_naming_plugin_dataset_and_fold(
+    method_plugin, body, step, dataset
+):
+    entry = method_plugin(body)
+    with pytest.raises(MethodPluginError) as info:
+        run_select_job(dataset, NAME, 1, 0, ALPHA, SETTINGS)
+    message = str(info.value)
+    assert "\n" not in message
+    assert message.startswith(f"method '{NAME}' ({entry}) of distribution {DISTRIBUTION}")
+    assert f"dataset '{dataset.name}' fold 1" in message, message
+    assert f"step {step}:" in message, message
+    assert "test MSE" in message, message
+
+
+def test_large_but_scorable_weights_keep_their_rows(method_plugin):
+    # a bad model is not a broken one: weights 1e100 score an MSE ~1e200, a float64 number
+    method_plugin(_replace(coef_path="path.coef_path * 1e100"))
+    for dataset in (DATASET, REGRESSION):
+        rows = run_select_job(dataset, NAME, 1, 0, ALPHA, SETTINGS)
+        assert [row["status"] for row in rows] == ["ok"] * 3
+        assert all(1e150 < row["test_mse"] < math.inf for row in rows)
+        if dataset.task == "regression":
+            assert all(-math.inf < row["test_r2"] < -1e150 for row in rows)

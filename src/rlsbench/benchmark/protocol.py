@@ -575,7 +575,9 @@ def run_select_job(dataset, method_name, fold, seed, alpha_record, settings, *, 
     steps = path.n_steps
 
     clock = Stopwatch().start()
-    test_acc, test_mse = scores(path.decision_path(X_test), Y_test, dataset.task)
+    with np.errstate(over="ignore", invalid="ignore"):  # refused by name just below
+        test_acc, test_mse = scores(path.decision_path(X_test), Y_test, dataset.task)
+    _check_scorable(method, dataset.name, fold, path, test_mse)
     test_r2 = r2_from_mse(test_mse, Y_test, dataset.task)
     loo_acc = np.empty(steps)
     loo_mse = np.empty(steps)
@@ -617,6 +619,26 @@ def run_select_job(dataset, method_name, fold, seed, alpha_record, settings, *, 
         if not path.nested:  # the step's own subset: `feature` alone does not say it
             rows[-1]["subset"] = " ".join(str(int(j)) for j in path.subset(s))
     return rows
+
+
+def _check_scorable(method, dataset_name, fold, path, test_mse) -> None:
+    """Refuse (:class:`~rlsbench.benchmark.methods.MethodPluginError`) a path whose finite
+    weights score a test MSE that is not a float64 number (issue 45: no non-finite number from
+    a plugin in a table). A decision value or squared error beyond 1.8e308 has no float64 MSE
+    to write, and clipping would invent one; a model that far off is broken, not merely bad.
+    The LOO scores need no such check: the protocol refits them with the path's λ > 0."""
+    from rlsbench.benchmark.methods import MethodPluginError, _plugin_name
+
+    bad = ~np.isfinite(test_mse)
+    if bad.any():
+        step = int(np.argmax(bad))
+        largest = float(np.max(np.abs(path.coef_path[step]), initial=0.0))
+        raise MethodPluginError(
+            f"{_plugin_name(method)}: on dataset {dataset_name!r} fold {fold}, step "
+            f"{step + 1}: its weights (largest |w| {largest:.3g}, intercept "
+            f"{float(np.max(np.abs(path.intercept_path[step]))):.3g}) give a test MSE that "
+            "overflows float64; a method's path must give finite predictions and errors"
+        )
 
 
 def _loo_per_step(X, Y, path, bias):
