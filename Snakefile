@@ -41,6 +41,14 @@ else:
     configfile: _default_config
 
 
+# The job server (rlsbench.benchmark.jobserver) imports what jobs need while Snakemake reads
+# the rule files below and builds its graph: the first job finds it listening.
+if workflow.is_main_process:
+    from rlsbench.benchmark.jobserver import warm_up
+
+    warm_up()
+
+
 report: "workflow/report/workflow.rst"
 
 

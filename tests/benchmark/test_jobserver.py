@@ -324,3 +324,65 @@ def test_a_rule_can_ask_for_its_own_process(tmp_path, env, sockets):
     assert client.wait(timeout=60) == 0
     assert int(out.read_text().split()[0]) == client.pid  # the job ran in the client itself
     assert not list(sockets.glob("rlsbench-*.sock"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Warm-up: the Snakefile starts the server while Snakemake reads the workflow
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["-n"],
+        ["--dry-run", "--cores", "2"],
+        ["all", "-np"],
+        ["--dryrun"],
+        ["--lint"],
+        ["--report", "report.html"],
+        ["--list-rules"],
+        ["--unlock"],
+        ["--profile", "profiles/slurm"],
+        ["--profile=profiles/slurm"],
+        ["--executor", "slurm", "--jobs", "10"],
+        ["-e", "slurm"],
+    ],
+)
+def test_warm_up_starts_nothing_where_no_job_runs_here(argv, sockets, monkeypatch):
+    from rlsbench.benchmark import jobserver
+
+    monkeypatch.setattr("tempfile.tempdir", str(sockets))
+    monkeypatch.setenv("RLSBENCH_JOBSERVER", "1")
+    monkeypatch.delenv("SNAKEMAKE_PROFILE", raising=False)
+    assert jobserver.warm_up(argv) is None
+    assert list(sockets.iterdir()) == []
+
+
+@pytest.mark.parametrize("variable", [("RLSBENCH_JOBSERVER", "0"), ("SNAKEMAKE_PROFILE", "x")])
+def test_warm_up_starts_nothing_when_the_server_is_off_or_a_profile_decides(
+    variable, sockets, monkeypatch
+):
+    from rlsbench.benchmark import jobserver
+
+    monkeypatch.setattr("tempfile.tempdir", str(sockets))
+    monkeypatch.setenv("RLSBENCH_JOBSERVER", "1")
+    monkeypatch.setenv(*variable)
+    assert jobserver.warm_up(["--cores", "2"]) is None
+    assert list(sockets.iterdir()) == []
+
+
+def test_warm_up_leaves_a_listening_server_that_the_first_job_uses(tmp_path, env):
+    code = (
+        "from rlsbench.benchmark.jobserver import warm_up\n"
+        "thread = warm_up(['all', '--cores', '2', '--executor', 'local'])\n"
+        "assert thread is not None\n"
+        "thread.join(120)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=180)
+    path = _socket(env)
+    listening = os.stat(path).st_ino  # listening before any job asked for it
+    out = tmp_path / "out.txt"
+    done = _client(tmp_path, env, _smk(tmp_path, "write_pid_job", out))
+    assert done.returncode == 0, done.stderr
+    # the job's parent is a live server, and the same one: a server started later would
+    # have replaced the socket with its own
+    assert _alive(int(out.read_text().split()[1]))
+    assert os.stat(path).st_ino == listening

@@ -282,6 +282,63 @@ def _check_owner(path) -> None:
         raise JobServerUnavailable(f"{path} is owned by uid {owner}, not this user")
 
 
+#: Snakemake's options under which no job runs (a dry run, a listing, a report, a lock
+#: removal, ...): :func:`warm_up` starts no server for them.
+_NO_JOB_OPTIONS = frozenset(
+    """-n --dry-run --dryrun -t --touch -l --list --list-rules -lt --list-target-rules
+    --lt -S --summary -D --detailed-summary --dag --rulegraph --filegraph --d3dag --lint
+    --report --report-stylesheet --unlock --cleanup-metadata --cm --cleanup-shadow
+    --delete-all-output --delete-temp-output --list-changes --lc --list-input-changes --li
+    --list-params-changes --lp --list-code-changes --list-untracked --lu --archive
+    --export-cwl --containerize --print-compilation --generate-unit-tests -h --help
+    --version -v --conda-create-envs-only --conda-cleanup-envs --create-envs-only""".split()
+)
+
+
+def warm_up(argv=None):
+    """Start this machine's server in the background, so that it imports what jobs need
+    while Snakemake reads the workflow and builds its graph (the Snakefile calls this).
+
+    A daemon thread connects once, starting a server under the lock as a job's client would
+    (a job that starts meanwhile waits on that lock, then connects); nothing happens when
+    the server is off (:func:`enabled`), when one already listens, or when ``argv``
+    (Snakemake's command line, ``sys.argv`` by default) asks for no jobs: a dry run, a
+    listing, a report.
+
+    Returns
+    -------
+    threading.Thread or None
+        The thread, or None where nothing was started.
+    """
+    import threading
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not enabled() or os.environ.get("SNAKEMAKE_PROFILE"):
+        return None
+    for i, arg in enumerate(argv):
+        option, _, value = arg.partition("=")
+        if option in _NO_JOB_OPTIONS:
+            return None
+        if arg.startswith("-") and not arg.startswith("--") and "n" in arg[1:]:
+            return None  # -n among combined short options (-np, -pn)
+        # jobs that run elsewhere (a cluster executor, maybe set by a profile) need no
+        # server here: their own machines start theirs
+        if option == "--profile":
+            return None
+        if option in ("--executor", "-e"):
+            value = value or (argv[i + 1] if i + 1 < len(argv) else "")
+            if value != "local":
+                return None
+
+    def connect_once():
+        with contextlib.suppress(JobServerUnavailable, OSError):
+            connect().close()  # the server reads the empty request as a client gone
+
+    thread = threading.Thread(target=connect_once, name="rlsbench-jobserver-warm-up", daemon=True)
+    thread.start()
+    return thread
+
+
 # ---------------------------------------------------------------------------------------------
 # Client: the job script's side
 # ---------------------------------------------------------------------------------------------
