@@ -23,9 +23,18 @@ ESTIMATORS = [
 def expected_failed_checks(estimator):
     """The classifier checks a selector of ``task="auto"`` fails by design (its docstring):
     it fits real targets as regression, and 2-d 0/1 targets as real outputs side by side."""
+    failed = {}
+    if isinstance(estimator, GreedyRLS):
+        # the weighted LOO leaves an example out with all of its weight, repeated rows one
+        # copy at a time: the selections differ, the fits on given features agree
+        # (tests/benchmark/test_estimator_weights.py)
+        failed["check_sample_weight_equivalence_on_dense_data"] = (
+            "weighted LOO leaves all copies of a repeated row out together"
+        )
     if estimator.task != "auto":
-        return {}
+        return failed
     return {
+        **failed,
         "check_classifiers_regression_target": "task='auto' fits real targets as regression",
         "check_classifier_multioutput": "task='auto' fits 2-d targets as real outputs",
         # three blobs in two features: half of the features (one) cannot separate them

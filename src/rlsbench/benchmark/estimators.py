@@ -35,9 +35,10 @@ from sklearn.utils._param_validation import (
     StrOptions,
     validate_parameter_constraints,
 )
+from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import type_of_target
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from rlsbench.benchmark.methods import distribution_of, get_method, method_names
 from rlsbench.benchmark.protocol_settings import DEFAULT_LAMBDA_GRID
@@ -194,6 +195,11 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         -------
         self
         """
+        return self._fit(X, y)
+
+    def _fit(self, X, y, sample_weight=None):
+        """:meth:`fit`; ``sample_weight`` (validated here) only from a selector whose
+        ``fit`` takes it (:class:`GreedyRLS`)."""
         grid = self._alpha_grid()
         xp = self._namespace(X)
         X, y = validate_data(
@@ -211,13 +217,16 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
             Y = self._encode_targets(y)
         else:  # labels are encoded on the host (m values); X stays on its device
             Y = xp.asarray(self._encode_targets(to_numpy(y)), device=device(X))
+        weights = self._sample_weight(X, y, sample_weight, xp)
         k = self._n_features(X.shape[1])
         X = self._prepare(X, Y)
         if self.alpha == "loo":
-            self.alpha_ = choose_alpha_gram(X, Y, grid, bias=self.bias, criterion=self.criterion)
+            self.alpha_ = choose_alpha_gram(
+                X, Y, grid, bias=self.bias, criterion=self.criterion, sample_weight=weights
+            )
         else:
             self.alpha_ = float(self.alpha)
-        path = self._select_path(X, Y, k, self.alpha_)
+        path = self._select_path(X, Y, k, self.alpha_, weights)
         self.path_ = path
         self.n_features_to_select_ = path.n_steps
         self.selected_ = path.selected.copy()
@@ -279,7 +288,46 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         """The estimator as parameter errors name it."""
         return type(self).__name__
 
-    def _select_path(self, X, Y, k, alpha):
+    def _sample_weight(self, X, y, sample_weight, xp):
+        """The examples' weights (None: unweighted) from ``sample_weight`` and, where the
+        selector has one, ``class_weight``; a ValueError naming the parameter otherwise."""
+        class_weight = getattr(self, "class_weight", None)
+        if sample_weight is None and class_weight is None:
+            return None
+        if xp is not None:
+            raise ValueError(
+                f"{type(self).__name__}: sample_weight and class_weight take NumPy input only "
+                f"(got {type(X).__module__}.{type(X).__name__})"
+            )
+        if self.criterion == "zero_one":
+            raise ValueError(
+                f"{type(self).__name__}: sample_weight and class_weight need "
+                "criterion='squared' (the zero-one LOO criterion counts examples, not weights)"
+            )
+        try:
+            weights = _check_sample_weight(
+                sample_weight, X, dtype=np.float64, ensure_non_negative=True
+            )
+        except ValueError as exc:  # scikit-learn's messages do not all name the parameter
+            raise ValueError(f"{type(self).__name__}: sample_weight: {exc}") from exc
+        if class_weight is not None:
+            if not hasattr(self, "classes_"):
+                raise ValueError(
+                    f"{type(self).__name__}: class_weight needs class labels, and y was fitted "
+                    "as real targets (regression); pass task='classification' for labels or "
+                    "leave class_weight=None"
+                )
+            weights = weights * compute_sample_weight(class_weight, np.asarray(y))
+        if hasattr(self, "classes_"):
+            labels = np.asarray(y)[weights > 0]
+            if np.unique(labels).size < 2:
+                raise ValueError(
+                    f"{type(self).__name__}: the examples of positive sample_weight hold a "
+                    f"single class ({labels[0]}): classification needs at least two classes"
+                )
+        return weights
+
+    def _select_path(self, X, Y, k, alpha, sample_weight=None):
         """The path of ``k`` steps, or with ``n_features_to_select="auto"`` and a ``tol`` the
         path that stops where the LOO criterion falls by less than ``tol``.
 
@@ -288,17 +336,18 @@ class _RLSSelector(SelectorMixin, BaseEstimator):
         is then selected afresh, so that ``path_`` is the run of that many steps. The runs
         cost at most about five times the kept selection (four in the runs, one afresh).
         """
+        weighted = {} if sample_weight is None else {"sample_weight": sample_weight}
         if self.n_features_to_select != "auto" or self.tol is None:
-            return self._select(X, Y, k, alpha)
+            return self._select(X, Y, k, alpha, **weighted)
         n_features = X.shape[1]
         steps = min(n_features, _AUTO_FIRST_STEPS)
         while True:
-            path = self._select(X, Y, steps, alpha)
+            path = self._select(X, Y, steps, alpha, **weighted)
             kept = _steps_before_tol(to_numpy(path.criterion), self.tol)
             if kept < path.n_steps or steps == n_features:
                 break
             steps = min(n_features, 2 * steps)
-        return path if kept == path.n_steps else self._select(X, Y, kept, alpha)
+        return path if kept == path.n_steps else self._select(X, Y, kept, alpha, **weighted)
 
     def _takes_multi_output(self):
         # class labels are one column; several columns can only be real targets
@@ -500,9 +549,28 @@ class GreedyRLS(_RLSSelector):
         and "numpy" apply to NumPy input and mean "auto" for other arrays.
     n_jobs : int or None, default=None
         Threads of the numba kernel.
+    class_weight : dict, "balanced" or None, default=None
+        Weights of the classes (class labels only): each example's weight is multiplied by
+        its class's, as scikit-learn's ``compute_sample_weight(class_weight, y)`` gives them
+        ("balanced": ``n_samples / (n_classes * count of the class)``).
 
     Notes
     -----
+    Weights (``fit``'s ``sample_weight``, times the class weights) make it weighted least
+    squares, run as the same algorithm on the rows of X and of the ±1 (or real) targets
+    scaled by ``sqrt(w_j)``: example j's squared loss counts ``w_j`` times; the penalty
+    ``λ‖w‖²``, the bias weight's included, is not weighted (so scaling all weights by c is
+    λ divided by c); the bias feature is the column ``bias·sqrt(w)``, in the model from the
+    start (there is no centering). The LOO criterion, ``loo_path_``, ``loo_mse_path_`` and the
+    ``alpha="loo"`` search use the weighted LOO squared error
+    ``Σ_j w_j (y_j - p_j)² / Σ_j w_j``, with ``p_j`` the weighted model trained without
+    example j (all of its weight). So a zero weight is the same as dropping the example, and
+    weights of ones are no weights. An integer weight fits the same RLS model on given
+    features as repeating the row, but its LOO leaves all the copies out together where the
+    repeated rows leave one copy out: the selections (hence ``coef_``) may differ.
+    ``criterion="zero_one"`` (a count of examples) and input of other array libraries do not
+    take weights.
+
     Follows scikit-learn's array API support: inside
     ``sklearn.config_context(array_api_dispatch=True)`` (with ``SCIPY_ARRAY_API=1`` in the
     environment), ``fit`` takes CuPy arrays, PyTorch tensors (on ``cuda`` or the CPU) and any
@@ -538,6 +606,7 @@ class GreedyRLS(_RLSSelector):
         **_RLSSelector._parameter_constraints,
         "backend": [StrOptions({"auto", "numba", "numpy", "array_api", "cuda"})],
         "n_jobs": [None, Interval(Integral, 1, None, closed="left")],
+        "class_weight": [dict, StrOptions({"balanced"}), None],
     }
     _array_api_support = True
 
@@ -553,6 +622,7 @@ class GreedyRLS(_RLSSelector):
         tol=None,
         backend="auto",
         n_jobs=None,
+        class_weight=None,
     ):
         super().__init__(
             n_features_to_select,
@@ -565,13 +635,34 @@ class GreedyRLS(_RLSSelector):
         )
         self.backend = backend
         self.n_jobs = n_jobs
+        self.class_weight = class_weight
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.array_api_support = True
         return tags
 
-    def _select(self, X, Y, k, alpha):
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Select features on ``(X, y)`` and fit the RLS model on them.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,) or (n_samples, n_targets)
+            Class labels (mapped to ±1, one-vs-rest for more than two classes) or real
+            targets.
+        sample_weight : array-like of shape (n_samples,) or None, default=None
+            Weights ``>= 0`` of the examples, not all zero (see Notes: weighted least
+            squares and the weighted LOO criterion); multiplied by ``class_weight``'s.
+
+        Returns
+        -------
+        self
+        """
+        return self._fit(X, y, sample_weight)
+
+    def _select(self, X, Y, k, alpha, sample_weight=None):
         backend = self.backend
         if backend in ("numba", "numpy") and non_numpy_namespace(X) is not None:
             backend = "auto"  # the CPU kernels' choice means nothing for other arrays
@@ -584,6 +675,7 @@ class GreedyRLS(_RLSSelector):
             criterion=self.criterion,
             backend=backend,
             n_jobs=self.n_jobs,
+            sample_weight=sample_weight,
         )
 
 

@@ -23,6 +23,7 @@ import scipy.linalg
 from rlsbench.numerics.array_api import non_numpy_namespace
 from rlsbench.numerics.criteria import best_index, criterion_from_residuals, loo_mse
 from rlsbench.numerics.rls import choose_alpha, loo_grid
+from rlsbench.numerics.selection._common import check_sample_weight
 from rlsbench.numerics.validation import check_alphas, check_bias, check_criterion, check_X_y
 
 __all__ = ["loo_grid_gram", "choose_alpha_gram"]
@@ -48,7 +49,21 @@ def _dual_grid_residuals(X, y2, alphas, bias):
         yield dual[:, :, i] / diag_g[:, i, None]
 
 
-def loo_grid_gram(X, y, alphas, *, bias=0.0, criterion="squared"):
+def _weighted_design(X, y, sample_weight, bias, criterion):
+    """``([sqrt(w) ∘ X, bias·sqrt(w)], sqrt(w) ∘ y, Σw)``: weighted RLS as plain RLS on
+    scaled rows with the bias as a last, regularized column (see ``loo_grid_gram``)."""
+    X, y = check_X_y(X, y)
+    weights = check_sample_weight(sample_weight, X.shape[0], criterion, method="loo_grid_gram")
+    bias = check_bias(bias)
+    root = np.sqrt(weights)
+    design = np.empty((X.shape[0], X.shape[1] + (bias != 0.0)))
+    np.multiply(X, root[:, None], out=design[:, : X.shape[1]])
+    if bias != 0.0:
+        design[:, -1] = bias * root
+    return design, y * (root if y.ndim == 1 else root[:, None]), float(weights.sum())
+
+
+def loo_grid_gram(X, y, alphas, *, bias=0.0, criterion="squared", sample_weight=None):
     """LOO criterion of RLS for a whole λ grid from one eigendecomposition of the smaller
     Gram matrix.
 
@@ -66,13 +81,18 @@ def loo_grid_gram(X, y, alphas, *, bias=0.0, criterion="squared"):
     bias : float, default=0.0
         Value of the constant bias feature (0 = none).
     criterion : {"squared", "zero_one"}, default="squared"
+    sample_weight : ndarray of shape (n_samples,) or None, default=None
+        Weights ``w_j >= 0`` of the examples (NumPy input, ``criterion="squared"``): RLS on
+        the rows scaled by ``sqrt(w_j)`` with the bias column ``bias·sqrt(w)``, and the
+        weighted LOO squared error ``Σ_j w_j (y_j - p_j)² / Σ_j w_j`` (example j left out
+        with all of its weight), as :func:`rlsbench.numerics.selection.greedy_rls`.
 
     Returns
     -------
     criterion : ndarray of shape (R,)
         The chosen criterion for each λ.
     loo_mse : ndarray of shape (R,)
-        Mean squared LOO error (summed over outputs) for each λ.
+        Mean squared LOO error (summed over outputs) for each λ; weighted with weights.
 
     Notes
     -----
@@ -80,6 +100,11 @@ def loo_grid_gram(X, y, alphas, *, bias=0.0, criterion="squared"):
     residuals of the R values of λ (two GEMMs); m > n: :func:`~rlsbench.numerics.rls.loo_grid`
     (O(m n²), the n×n Gram matrix).
     """
+    if sample_weight is not None:
+        design, y, total_weight = _weighted_design(X, y, sample_weight, bias, criterion)
+        crit, mse = loo_grid_gram(design, y, alphas)  # the bias is the design's last column
+        scale = design.shape[0] / total_weight  # Σ r² / m → Σ r² / Σw
+        return crit * scale, mse * scale
     if non_numpy_namespace(X, y) is not None:
         return loo_grid(X, y, alphas, bias=bias, criterion=criterion)
     X, y = check_X_y(X, y)
@@ -99,7 +124,7 @@ def loo_grid_gram(X, y, alphas, *, bias=0.0, criterion="squared"):
     return crit, mse
 
 
-def choose_alpha_gram(X, y, alphas, *, bias=0.0, criterion="squared"):
+def choose_alpha_gram(X, y, alphas, *, bias=0.0, criterion="squared", sample_weight=None):
     """λ of the grid with the best LOO criterion on all features, by :func:`loo_grid_gram`.
 
     The tie rule of :func:`rlsbench.numerics.rls.choose_alpha`: lowest criterion, then lowest
@@ -112,13 +137,17 @@ def choose_alpha_gram(X, y, alphas, *, bias=0.0, criterion="squared"):
     alphas : array-like of shape (R,)
     bias : float, default=0.0
     criterion : {"squared", "zero_one"}, default="squared"
+    sample_weight : ndarray of shape (n_samples,) or None, default=None
+        As in :func:`loo_grid_gram`.
 
     Returns
     -------
     float
     """
-    if non_numpy_namespace(X, y) is not None:
+    if non_numpy_namespace(X, y) is not None and sample_weight is None:
         return choose_alpha(X, y, alphas, bias=bias, criterion=criterion)
     alphas = check_alphas(alphas)
-    crit, mse = loo_grid_gram(X, y, alphas, bias=bias, criterion=criterion)
+    crit, mse = loo_grid_gram(
+        X, y, alphas, bias=bias, criterion=criterion, sample_weight=sample_weight
+    )
     return float(alphas[best_index(crit, mse)])

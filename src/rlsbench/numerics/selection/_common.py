@@ -371,6 +371,45 @@ def prepare(X, y, k, alpha, bias, criterion, *, method="selector"):
     return np.ascontiguousarray(X), y2, single, k, alpha, bias, criterion
 
 
+def check_sample_weight(sample_weight, n_samples, criterion, *, method):
+    """``sample_weight`` as a float64 vector of ``n_samples`` finite values >= 0, not all
+    zero (None stays None); a ValueError naming ``sample_weight`` otherwise. The zero-one
+    criterion counts examples, not weights: refused with weights."""
+    if sample_weight is None:
+        return None
+    try:
+        weights = np.asarray(sample_weight, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{method}: sample_weight must hold real numbers: {exc}") from exc
+    if weights.shape != (n_samples,):
+        raise ValueError(
+            f"{method}: sample_weight must have shape ({n_samples},) (one weight per "
+            f"example), got {weights.shape}"
+        )
+    bad = ~(np.isfinite(weights) & (weights >= 0.0))
+    if bad.any():
+        j = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"{method}: sample_weight must be finite and >= 0, got {weights[j]!r} for example {j}"
+        )
+    if not weights.sum() > 0.0:
+        raise ValueError(f"{method}: sample_weight is zero for every example")
+    if criterion == "zero_one":
+        raise ValueError(
+            f"{method}: sample_weight needs criterion='squared' (the zero-one LOO criterion "
+            "counts examples, not weights)"
+        )
+    return weights
+
+
+def scale_rows(X, y2, weights, bias):
+    """Weighted least squares as plain RLS: ``(sqrt(w) ∘ X, sqrt(w) ∘ y, bias·sqrt(w))``,
+    the rows of X and y scaled (new arrays, X C-contiguous) and the bias column."""
+    root = np.sqrt(weights)
+    X = np.ascontiguousarray(X * root[:, None])
+    return X, y2 * root[:, None], bias * root
+
+
 def bias_shrink(m, alpha, bias):
     """β of the empty model's dual matrix with the bias feature ``b·1`` already in it.
 

@@ -26,10 +26,13 @@ from rlsbench.numerics.selection._common import (
     all_tied,
     bias_shrink,
     check_loo_precision,
+    check_sample_weight,
+    check_scale,
     check_target_scale,
     initial_dual,
     pick_winner,
     prepare,
+    scale_rows,
     warn_tied,
     zero_one_targets,
 )
@@ -77,6 +80,7 @@ def greedy_rls(
     backend="auto",
     n_jobs=None,
     max_pending=None,
+    sample_weight=None,
 ):
     """Greedy forward selection for RLS with the LOO criterion in O(kmn) time, O(mn) memory.
 
@@ -114,6 +118,17 @@ def greedy_rls(
     max_pending : None
         Deprecated and ignored: the rank-one cache update of a round is now applied inside
         the next round's scoring pass, so the cache is written back every round.
+    sample_weight : ndarray of shape (n_samples,) or None, default=None
+        Weights ``w_j >= 0`` of the examples (not all zero; NumPy input, backend "auto",
+        "numba" or "numpy", ``criterion="squared"``). Weighted least squares is the same
+        algorithm on the rows scaled by ``sqrt(w_j)``: the squared loss of example j counts
+        ``w_j`` times, the penalty ``λ‖w‖²`` (bias weight included) is not weighted, and the
+        bias feature becomes the column ``bias·sqrt(w)`` (in the model from the start). The
+        LOO criterion is the weighted LOO squared error ``Σ_j w_j (y_j - p_j)² / Σ_j w_j``,
+        where ``p_j`` is the prediction of the weighted model trained without example j (all
+        of its weight). A zero weight is then the same as dropping the example; an integer
+        weight fits the same model as repeating the row, but leaves all copies out at once
+        where repeated rows leave one copy out, so the selections may differ.
 
     Returns
     -------
@@ -171,6 +186,13 @@ def greedy_rls(
     t_start = time.perf_counter()
     xp = non_numpy_namespace(X, y)
     if xp is not None or backend in ("array_api", "cuda"):
+        if sample_weight is not None:
+            raise ValueError(
+                "greedy_rls: sample_weight is supported for NumPy input with backend 'auto', "
+                f"'numba' or 'numpy' only (got backend={backend!r}"
+                + ("" if xp is None else f" and {type(X).__module__} arrays")
+                + ")"
+            )
         return _greedy_rls_xp(X, y, k, alpha, bias, criterion, backend, xp, t_start)
     if max_pending is not None:
         warnings.warn(
@@ -190,8 +212,22 @@ def greedy_rls(
     zero_one = criterion == "zero_one"
     ycls = zero_one_targets(y2)
 
-    beta0 = bias_shrink(m, alpha, bias)
-    a, d = initial_dual(y2, alpha, beta0)
+    update = None
+    weights = check_sample_weight(sample_weight, m, criterion, method="greedy_rls")
+    if weights is None:
+        total_weight = m
+        beta0 = bias_shrink(m, alpha, bias)
+        a, d = initial_dual(y2, alpha, beta0)
+    else:
+        X, y2, bias_column = scale_rows(X, y2, weights, bias)
+        check_scale(X, alpha, bias=float(np.max(np.abs(bias_column))), method="greedy_rls")
+        total_weight = float(weights.sum())
+        beta0 = 0.0
+        a, d = initial_dual(y2, alpha, beta0)
+        if bias != 0.0:
+            # the bias column b·sqrt(w) enters G as a selected feature would (eq. 14-17):
+            # its rank-one update is applied by the first round's pass
+            update = _bias_column_update(bias_column, a, d, alpha)
     if n_jobs is None and X.size < PARALLEL_MIN_ELEMENTS:
         n_jobs = 1
     rec = PathRecorder(k, t, single, alpha, criterion, start=t_start)
@@ -202,11 +238,10 @@ def greedy_rls(
         cache_t, s, xta = init(X, y2, alpha, beta0)
         round_ends = [time.perf_counter()]
         active = np.arange(n)
-        update = None
         tied_rounds = []
         for step in range(k):
             sq, err = fused_pass(cache_t, active, update, s, xta, a, d, y2, ycls, zero_one)
-            mse = sq / m
+            mse = sq / total_weight
             crit = err / m if zero_one else mse
             if all_tied(crit, mse, active):
                 tied_rounds.append(step)
@@ -229,14 +264,26 @@ def greedy_rls(
             a -= np.outer(u, xta_b)  # eq. 15
             d -= u * c  # eq. 17
             update = (x_b, u, gamma, xta_b)
-            rec.add(b, y2, a / d[:, None])
+            if weights is None:
+                rec.add(b, y2, a / d[:, None])
+            else:  # the scaled residuals' squares are w_j (y_j - p_j)²; no zero-one here
+                r = a / d[:, None]
+                rec.add_errors(b, np.vdot(r, r) / total_weight, np.nan)
             round_ends.append(time.perf_counter())
     del cache_t
-    coef, intercept, residuals = _ridge_prefix_path(X, y2, rec.selected, alpha, bias=bias)
+    if weights is None:
+        coef, intercept, residuals = _ridge_prefix_path(X, y2, rec.selected, alpha, bias=bias)
+    else:
+        coef, intercept, residuals = _weighted_prefix_path(
+            X, y2, rec.selected, alpha, bias, bias_column
+        )
     rec.set_weights(coef, intercept)
     # the LOO MSE of every prefix once more by a direct solve (O(m k²), as the weights): a
     # gap shows the digits the rank-one updates lost
-    reference = [loo_mse(r) for r in residuals]
+    if weights is None:
+        reference = [loo_mse(r) for r in residuals]
+    else:
+        reference = [np.vdot(r, r) / total_weight for r in residuals]
     check_loo_precision(rec.loo_mse, reference, alpha, x_scale=X, method="greedy_rls")
     warn_tied(tied_rounds, k, alpha, x_scale=X, method="greedy_rls")
     return rec.path(
@@ -246,6 +293,34 @@ def greedy_rls(
         round_seconds=np.diff(round_ends).tolist(),
         weights_seconds=time.perf_counter() - round_ends[-1],
     )
+
+
+def _bias_column_update(bias_column, a, d, alpha):
+    """Put the bias column ``v`` into the empty model as a round puts its winner (eq. 14-17):
+    with ``G = I / λ``, ``c = v / λ``, ``γ = 1 / (1 + vᵀc)`` and ``u = γ c``, ``a`` and ``d``
+    are updated in place; returns the pending ``(v, u, γ, vᵀa)`` the next pass applies to
+    the cache."""
+    c = bias_column / alpha
+    gamma = 1.0 / (1.0 + bias_column @ c)
+    u = c * gamma
+    xta_b = bias_column @ a
+    a -= np.outer(u, xta_b)
+    d -= u * c
+    return bias_column, u, gamma, xta_b
+
+
+def _weighted_prefix_path(X, y2, order, alpha, bias, bias_column):
+    """:func:`~rlsbench.numerics.rls.ridge_prefix_path` on rows scaled by ``sqrt(w)``: the
+    bias is the column ``bias_column = b·sqrt(w)`` at the head of the order (always in the
+    model), so the prefix of the bias alone is dropped; intercepts are ``b·w_bias``."""
+    if bias == 0.0:
+        return _ridge_prefix_path(X, y2, order, alpha)
+    Z = np.empty((X.shape[0], len(order) + 1))
+    Z[:, 0] = bias_column
+    Z[:, 1:] = X[:, order]
+    coef, _, residuals = _ridge_prefix_path(Z, y2, np.arange(Z.shape[1]), alpha)
+    next(residuals)  # the bias-only model
+    return coef[1:, 1:], bias * coef[1:, 0], residuals
 
 
 # ---------------------------------------------------------------------------------------------
