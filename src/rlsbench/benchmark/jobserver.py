@@ -22,7 +22,8 @@ Life cycle
     removed: the job then runs in its own process. The server ends after
     :data:`IDLE_SECONDS` without a job, and at once when a source file it imported has changed
     since (an edited method or plugin): the client then starts a new one, so a job never runs
-    stale code.
+    stale code. The Snakefile starts one before the first job (:func:`warm_up`): the server
+    imports while Snakemake reads the rule files and builds its graph.
 
 Signals
     SIGINT, SIGTERM and SIGHUP to the client (Snakemake stopping a job, ``timeout``, a batch

@@ -149,7 +149,9 @@ def test_main_all_draws_the_figures_across_datasets_and_main_publish_copies_them
         assert proc.returncode == 0, proc.stderr[-2000:]
         return proc.stdout + proc.stderr
 
-    assert "main_overview_figures" in dry_run("main_all")
+    run = dry_run("main_all")
     publish = dry_run("main_publish")
-    assert "main_overview_figures" in publish
+    for figure in ("curves_all", "runtime", "pareto"):  # one job each: they draw side by side
+        assert f"main_overview_{figure}" in run
+        assert f"main_overview_{figure}" in publish
     assert "results/paper/main/figures/pareto.png" in publish

@@ -387,20 +387,28 @@ def paper_checks(frame, report_k, *, method="greedy_rls", baseline="random"):
     return pd.DataFrame(rows).astype(object).fillna("")
 
 
-def overview_figures_job(steps, curves_all, runtime, pareto):
-    """Draw the figures across datasets of a run (``workflow/rules.smk`` here,
-    rule ``main_overview_figures``).
+#: The figures across datasets of a run, by name (rule ``main_overview_<name>``).
+OVERVIEW_FIGURES = {
+    "curves_all": plot_curves_all,
+    "runtime": plot_runtime,
+    "pareto": plot_pareto,
+}
+
+
+def overview_figure_job(steps, png, figure):
+    """Draw one figure across the datasets of a run (``workflow/rules.smk`` here, rules
+    ``main_overview_<figure>``).
 
     Parameters
     ----------
     steps : str
         The merged step table.
-    curves_all, runtime, pareto : str
-        The PNGs of :func:`plot_curves_all`, :func:`plot_runtime` and :func:`plot_pareto`.
+    png : str
+        The PNG to write; :func:`rlsbench.benchmark.figures.save_figure` writes the PDF and
+        SVG variants beside it.
+    figure : str
+        A key of :data:`OVERVIEW_FIGURES`.
     """
     from rlsbench.benchmark.results import read_step_table
 
-    frame = read_step_table(steps)
-    plot_curves_all(frame, curves_all)
-    plot_runtime(frame, runtime)
-    plot_pareto(frame, pareto)
+    OVERVIEW_FIGURES[figure](read_step_table(steps), png)

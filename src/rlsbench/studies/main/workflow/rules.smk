@@ -258,29 +258,32 @@ rule main_figures:
         CALL
 
 
-rule main_overview_figures:
-    input:
-        steps=rules.main_aggregate.output.steps,
-    output:
-        *[variant for png in MAIN_OVERVIEW_FIGURES.values() for variant in figure_variants(png)],
-        **{
-            name: report(
-                png,
-                caption=f"report/{name}.rst",
+# one rule per figure across datasets, so that they draw side by side (each writes five files)
+for _figure, _png in MAIN_OVERVIEW_FIGURES.items():
+
+    rule:
+        name:
+            f"main_overview_{_figure}"
+        input:
+            steps=rules.main_aggregate.output.steps,
+        output:
+            figure_variants(_png),
+            png=report(
+                _png,
+                caption=f"report/{_figure}.rst",
                 category="Main",
                 subcategory="Across datasets",
-                labels={"figure": name.replace("_", " ")},
-            )
-            for name, png in MAIN_OVERVIEW_FIGURES.items()
-        },
-    log:
-        f"{MAIN_DIR}/logs/overview_figures.log",
-    conda:
-        ENVIRONMENT
-    params:
-        function="rlsbench.studies.main.report.overview_figures_job",
-    script:
-        CALL
+                labels={"figure": _figure.replace("_", " ")},
+            ),
+        log:
+            f"{MAIN_DIR}/logs/overview_figures/{_figure}.log",
+        conda:
+            ENVIRONMENT
+        params:
+            function="rlsbench.studies.main.report.overview_figure_job",
+            figure=_figure,
+        script:
+            CALL
 
 
 if MAIN_STATISTICS:
