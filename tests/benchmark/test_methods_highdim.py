@@ -101,8 +101,7 @@ def test_somp_on_one_vs_rest_columns_picks_by_the_summed_squared_residual_correl
     assert somp_order(X, Y, 10)[:10].tolist() == _somp_reference(X, Y, 10)
 
 
-def test_somp_runs_where_omp_refuses_multiclass_targets():
-    assert "multiclass" not in get_method("omp").tasks
+def test_somp_runs_on_multiclass_targets_with_one_simultaneous_pursuit():
     assert "multiclass" in get_method("somp").tasks
     X, Y, _ = _multiclass()
     path = get_method("somp").select(

@@ -101,6 +101,35 @@ def complete(order, scores):
     return np.concatenate([order, rest])
 
 
+#: Fixed operations of one selection run at the protocol's nominal 2 GFLOP/s (about 5 ms:
+#: threadpoolctl's context, the RLS path's set-up, the path object and its checks).
+RUN_OVERHEAD_FLOPS = 1e7
+
+
+def protocol_flops(m, n, k, t):
+    """Operations every method's run pays beyond its own ranking, for the cost models: the
+    input checks (a finite scan, the constant-column mask, ``max |x|``: about 20 m n at the
+    nominal rate, memory-bound passes over X), :data:`RUN_OVERHEAD_FLOPS`, and the RLS path
+    along k features (4 k² m per output).
+
+    Measured with ``benchmarks/bench_cost_models.py`` (``random``, whose ranking costs nothing,
+    one thread, k = 50): 0.027 s on arcene's training split (180 x 10000), 0.015 s on nci9's
+    (54 x 9712, 9 classes), 0.021 s on TOX_171's (153 x 5748, 4 classes), 0.020 s on
+    Prostate_GE's (91 x 5966), 0.011 s on GLIOMA's (45 x 4434, 4 classes), against 0.024,
+    0.011, 0.017, 0.011 and 0.008 s estimated at 2 GFLOP/s.
+
+    Parameters
+    ----------
+    m, n, k, t : int
+        Training examples, features, features selected, outputs.
+
+    Returns
+    -------
+    float
+    """
+    return 20.0 * m * n + RUN_OVERHEAD_FLOPS + 4.0 * k * k * m * t
+
+
 def ranked_path(name, X, y, k, *, alpha, bias, criterion, n_jobs, rank, info=None):
     """The RLS path along the first ``k`` features of ``rank``'s order, constant columns last.
 

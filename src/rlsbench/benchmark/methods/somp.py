@@ -5,7 +5,7 @@ sum of squares over the targets, ``Σ_t (x_jᵀ r_t)²`` (Tropp, Gilbert and Str
 S-OMP with the ℓ2 combination), then refits least squares on the selected features (the
 residuals are the targets' projections off their span). With one target this is plain OMP:
 the same choice, ``argmax |x_jᵀ r|``, as scikit-learn's ``orthogonal_mp``
-(:data:`.sparse.omp`, which takes one target only and is kept as it is). Multiclass targets
+(:data:`.sparse.omp`, which runs one pursuit per one-vs-rest column instead). Multiclass targets
 are the protocol's one-vs-rest ±1 columns, so a feature is chosen by how much it reduces the
 residuals of all of them, as greedy RLS chooses for several outputs.
 

@@ -3,11 +3,18 @@ path, or orthogonal matching pursuit.
 
 Each orders the features on the training split by the step at which its coefficient first
 leaves zero along the method's own path (scikit-learn computes the path), then the protocol's
-RLS model is scored along the first ``k`` of that order (:func:`.ranking.ranked_path`). The
+RLS model is scored along the first ``k`` of that order (:func:`.ranking.ranked_path`). A path
+is followed only until ``k`` features have entered: LARS stops after the step that brings the
+k-th, a coordinate-descent grid after its first λ with k non-zero rows (warm-started λ by λ, so
+the λ it reaches are solved as in one call of ``enet_path`` and the first ``k`` of the order are
+the same; the small λ it skips are the ones where coordinate descent runs up to its
+``max_iter`` sweeps). The
 paths are fitted on centred targets without intercept: the protocol's X is standardised
 (centred), so this is the path with an intercept. Features the path never reaches (LARS and
 OMP stop at the rank of X; a λ grid ends) follow by decreasing squared correlation with the
-targets (:func:`.ranking.correlation_scores`); constant columns come last.
+targets (:func:`.ranking.correlation_scores`); constant columns come last. OMP on one-vs-rest
+columns (multiclass) is one pursuit per class, the standard one-vs-rest reduction: a feature
+enters at the first step at which it is in any class's support.
 
 Package: scikit-learn (``lars_path``, ``enet_path``, ``orthogonal_mp``), written against
 1.9.1; these functions and their outputs have kept their form since 1.0 (``alphas=`` as an
@@ -26,6 +33,7 @@ from rlsbench.benchmark.methods.ranking import (
     centered_targets,
     complete,
     correlation_scores,
+    protocol_flops,
     ranked_path,
 )
 from rlsbench.lazy import lazy_module
@@ -68,7 +76,8 @@ def entry_order(coefs):
 def lasso_order(X, y, k):
     """Lasso entry order: LARS with the Lasso modification (``lars_path(method="lasso")``) for
     one output; for several (one-vs-rest columns) the multi-task Lasso path (an ℓ2,1 penalty
-    on each feature's row of coefficients) on a grid of :data:`N_ALPHAS` λ.
+    on each feature's row of coefficients) on a grid of :data:`N_ALPHAS` λ, followed until k
+    features have entered (:func:`enet_entry_path`).
 
     Parameters
     ----------
@@ -83,7 +92,7 @@ def lasso_order(X, y, k):
     """
     Y = centered_targets(y)
     if Y.shape[1] > 1:
-        return _enet_order(X, Y, l1_ratio=1.0)
+        return _enet_order(X, Y, k, l1_ratio=1.0)
     max_iter = k
     while True:
         # a step of the Lasso modification can drop a feature, so k steps may hold fewer
@@ -98,44 +107,125 @@ def lasso_order(X, y, k):
         max_iter *= 2
 
 
-def _enet_order(X, Y, *, l1_ratio):
-    with warnings.catch_warnings():
-        # the last λ of a grid on m < n
-        warnings.simplefilter("ignore", sklearn_exceptions.ConvergenceWarning)
-        _, coefs, _ = sklm.enet_path(
-            X, Y if Y.shape[1] > 1 else Y[:, 0], l1_ratio=l1_ratio, alphas=N_ALPHAS
-        )
-    return complete(entry_order(coefs), correlation_scores(X, Y))
+def alpha_grid(X, Y, *, l1_ratio, n_alphas=N_ALPHAS, eps=1e-3):
+    """scikit-learn's λ grid of ``enet_path(X, Y, alphas=n_alphas)``: from λ_max, the smallest
+    λ at which every coefficient is zero (``max_j ‖x_jᵀ Y‖₂ / (m · l1_ratio)``), down to
+    ``eps · λ_max`` on a geometric grid.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    Y : ndarray of shape (n_samples, t)
+        Centred targets.
+    l1_ratio : float
+
+    Returns
+    -------
+    ndarray of shape (n_alphas,)
+    """
+    XY = X.T @ Y
+    alpha_max = np.sqrt(np.max(np.sum(XY**2, axis=1))) / (X.shape[0] * l1_ratio)
+    if alpha_max <= np.finfo(np.float64).resolution:
+        return np.full(n_alphas, np.finfo(np.float64).resolution)
+    return np.geomspace(alpha_max, alpha_max * eps, num=n_alphas)
+
+
+def enet_entry_path(X, Y, k, *, l1_ratio):
+    """The coordinate-descent path of scikit-learn's ``enet_path`` on the grid of
+    :func:`alpha_grid`, stopped after the first λ at which ``k`` features are non-zero.
+
+    Each λ starts from the solution of the one before (``coef_init``), as inside one call of
+    ``enet_path``, so the coefficients at the λ reached are those of the whole path.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    Y : ndarray of shape (n_samples, t)
+        Centred targets; t > 1 is the multi-task path (ℓ2,1 penalty on each feature's row).
+    k : int
+    l1_ratio : float
+
+    Returns
+    -------
+    ndarray of shape (n_features, steps) or (t, n_features, steps)
+        scikit-learn's layout; ``steps`` ≤ :data:`N_ALPHAS`.
+    """
+    multi = Y.shape[1] > 1
+    X = np.asfortranarray(X, dtype=np.float64)
+    y = np.asfortranarray(Y if multi else Y[:, 0], dtype=np.float64)
+    options = {"precompute": False}
+    if not multi and X.shape[0] > X.shape[1]:
+        # enet_path's precompute="auto": the Gram matrix where there are more rows than columns
+        options = {"precompute": np.dot(X.T, X), "Xy": np.dot(X.T, y)}
+    coefs = []
+    coef = None
+    for alpha in alpha_grid(X, Y, l1_ratio=l1_ratio):
+        with warnings.catch_warnings():
+            # the small λ of a grid on m < n, and ill-conditioned X
+            warnings.simplefilter("ignore", sklearn_exceptions.ConvergenceWarning)
+            _, step, _ = sklm.enet_path(
+                X,
+                y,
+                l1_ratio=l1_ratio,
+                alphas=[alpha],
+                # a copy: the solver updates coef_init in place
+                coef_init=None if coef is None else np.array(coef, order="F"),
+                check_input=False,
+                **options,
+            )
+        coef = step[..., 0]
+        coefs.append(coef)
+        rows = np.abs(coef).sum(axis=0) if multi else np.abs(coef)
+        if np.count_nonzero(rows) >= k:
+            break
+    return np.stack(coefs, axis=-1)
+
+
+def _enet_order(X, Y, k, *, l1_ratio):
+    return complete(
+        entry_order(enet_entry_path(X, Y, k, l1_ratio=l1_ratio)), correlation_scores(X, Y)
+    )
 
 
 def enet_order(X, y, k):
     """Elastic-net entry order along scikit-learn's coordinate-descent ``enet_path``
-    (``l1_ratio`` = :data:`L1_RATIO`, a grid of :data:`N_ALPHAS` λ; multi-task for several
-    outputs).
+    (``l1_ratio`` = :data:`L1_RATIO`, a grid of :data:`N_ALPHAS` λ followed until k features
+    have entered, :func:`enet_entry_path`; multi-task for several outputs).
 
     Returns
     -------
     ndarray of shape (n_features,), int
     """
-    return _enet_order(X, centered_targets(y), l1_ratio=L1_RATIO)
+    return _enet_order(X, centered_targets(y), k, l1_ratio=L1_RATIO)
 
 
 def omp_order(X, y, k):
     """Orthogonal matching pursuit's support order (scikit-learn's ``orthogonal_mp`` with
-    ``return_path=True``, k atoms).
+    ``return_path=True``, k atoms); one-vs-rest for several outputs.
+
+    With t one-vs-rest columns, each class gets its own pursuit of k atoms and a feature
+    enters at the first step at which it is in any class's support (ties by the norm of its
+    coefficients over the classes there, then by index: :func:`entry_order`), so that the
+    first s steps of the order hold the union of the classes' first s atoms.
 
     Returns
     -------
     ndarray of shape (n_features,), int
     """
     Y = centered_targets(y)
-    with warnings.catch_warnings():
-        # OMP stops early when the residual is orthogonal to what is left (collinear columns):
-        # the completion below orders the rest
-        warnings.simplefilter("ignore", RuntimeWarning)
-        coefs = sklm.orthogonal_mp(X, Y[:, 0], n_nonzero_coefs=min(k, X.shape[1]), return_path=True)
-    coefs = coefs.reshape(X.shape[1], -1)
-    return complete(entry_order(coefs), correlation_scores(X, Y))
+    n_atoms = min(k, X.shape[1])
+    paths = np.zeros((Y.shape[1], X.shape[1], n_atoms))
+    for target, column in enumerate(Y.T):
+        with warnings.catch_warnings():
+            # OMP stops early when the residual is orthogonal to what is left (collinear
+            # columns): its support stays, and the completion below orders the rest
+            warnings.simplefilter("ignore", RuntimeWarning)
+            coefs = sklm.orthogonal_mp(X, column, n_nonzero_coefs=n_atoms, return_path=True)
+        coefs = coefs.reshape(X.shape[1], -1)
+        if coefs.shape[1]:  # none for a target without variance
+            paths[target, :, : coefs.shape[1]] = coefs
+            paths[target, :, coefs.shape[1] :] = coefs[:, -1:]
+    return complete(entry_order(paths if Y.shape[1] > 1 else paths[0]), correlation_scores(X, Y))
 
 
 def _runner(name, rank):
@@ -220,9 +310,86 @@ def lasso_kfold(task: KFoldTask, *, path: str = "lasso", stop="cv") -> KFoldFit:
     )
 
 
-def _cd_path_flops(m, n, k, t):
-    # coordinate descent: about 10 sweeps of 2mn per λ of the grid, warm-started
-    return N_ALPHAS * 10 * 2.0 * m * n * t + 4.0 * k * k * m * t
+#: Fixed operations of one solver step at the nominal 2 GFLOP/s (about 0.5 ms: one call of
+#: ``enet_path`` for one λ, one LARS or OMP step's Python and LAPACK calls).
+STEP_OVERHEAD_FLOPS = 1e6
+
+#: CPU seconds of one run, measured with ``benchmarks/bench_cost_models.py`` (scikit-learn
+#: 1.9.1, one thread, the protocol's 10-fold training split of each set, standardised, or a
+#: random subset of its rows and columns): (data, m, n, k, t, seconds). The cost models below
+#: are fitted to them; ``tests/benchmark/methods/test_cost_models.py`` holds each estimate at
+#: 2 GFLOP/s within a factor 3 of its measurement.
+MEASURED_S = {
+    "enet_path": (
+        ("madelon rows/cols", 50, 20, 20, 1, 0.049),
+        ("madelon rows/cols", 2000, 100, 50, 1, 0.058),
+        ("Isolet rows/cols", 300, 200, 50, 26, 0.133),
+        ("arcene", 180, 10000, 50, 1, 0.397),
+        ("arcene", 180, 10000, 10, 1, 0.129),
+        ("nci9", 54, 9712, 50, 9, 0.285),
+        ("nci9", 54, 9712, 10, 9, 0.108),
+        ("TOX_171", 153, 5748, 50, 4, 0.155),
+        ("BASEHOCK rows/cols", 1000, 2000, 50, 1, 0.205),
+        ("BASEHOCK", 1793, 4862, 50, 1, 0.977),
+        ("BASEHOCK", 1793, 4862, 10, 1, 0.378),
+        ("Isolet", 1404, 617, 50, 26, 1.10),
+        ("Isolet", 1404, 617, 10, 26, 0.233),
+        ("COIL20", 1296, 1024, 50, 20, 1.01),
+        ("ORL", 360, 1024, 50, 40, 0.674),
+    ),
+    # LARS for one output, the multi-task coordinate-descent path for several. Not within a
+    # factor 3: COIL20 (1296 x 1024, 20 classes), 38.6 s against 3.5 s estimated: on its
+    # strongly correlated pixels the multi-task Lasso needs about ten times the sweeps per λ
+    # of the other sets (the elastic net's ℓ2 part keeps its count down: 1.0 s there)
+    "lasso_path": (
+        ("madelon rows/cols", 50, 20, 20, 1, 0.012),
+        ("madelon rows/cols", 2000, 100, 50, 1, 0.027),
+        ("arcene", 180, 10000, 50, 1, 0.391),
+        ("BASEHOCK rows/cols", 1000, 2000, 50, 1, 0.137),
+        ("BASEHOCK", 1793, 4862, 50, 1, 0.543),
+        ("Isolet rows/cols", 300, 200, 50, 26, 0.130),
+        ("nci9", 54, 9712, 50, 9, 0.259),
+        ("TOX_171", 153, 5748, 50, 4, 0.152),
+        ("Isolet", 1404, 617, 50, 26, 4.79),
+        ("ORL", 360, 1024, 50, 40, 1.79),
+    ),
+    "omp": (
+        ("arcene", 180, 10000, 50, 1, 0.311),
+        ("nci9", 54, 9712, 50, 9, 0.270),
+        ("TOX_171", 153, 5748, 50, 4, 0.382),
+        ("Prostate_GE", 91, 5966, 50, 1, 0.081),
+        ("GLIOMA", 45, 4434, 50, 4, 0.275),
+    ),
+}
+
+
+def _cd_entry_flops(m, n, k, t):
+    # the coordinate-descent path followed until k features have entered (enet_entry_path):
+    # its cost grows with k (the λ it reaches) and with m n t (one sweep's passes over X and
+    # the residuals), plus a fixed cost per λ solved; the single-output path costs about as
+    # much as a 4-output one (the measured points: scikit-learn's one-output solver takes
+    # more λ and sweeps to reach k)
+    return 2.0 * k * m * n * (t + 3) + min(2 * k, N_ALPHAS) * STEP_OVERHEAD_FLOPS
+
+
+def _enet_flops(m, n, k, t):
+    return _cd_entry_flops(m, n, k, t) + protocol_flops(m, n, k, t)
+
+
+def _lasso_flops(m, n, k, t):
+    if t == 1:
+        # LARS: a correlation pass (4 m n with the Cholesky update's products) and a fixed
+        # cost per step
+        return k * (4.0 * m * n + STEP_OVERHEAD_FLOPS) + protocol_flops(m, n, k, t)
+    # the multi-task Lasso: pure ℓ1 needs more sweeps per λ where there are more examples
+    # than features (Isolet: 3.8 times the elastic net's time)
+    return _cd_entry_flops(m, n, k, t) * (1.0 + m / n) + protocol_flops(m, n, k, t)
+
+
+def _omp_flops(m, n, k, t):
+    # one pursuit of k steps per output (one-vs-rest): a correlation pass and a least-squares
+    # update per step (4 m n) and its fixed cost
+    return t * k * (4.0 * m * n + STEP_OVERHEAD_FLOPS) + protocol_flops(m, n, k, t)
 
 
 # One entry point each in pyproject.toml ([project.entry-points."rlsbench.methods"]).
@@ -231,11 +398,7 @@ lasso_path = Method(
     run=_runner("lasso_path", lasso_order),
     description="Lasso entry order (LARS-lasso; multi-task Lasso path for several outputs), "
     "scikit-learn",
-    # LARS: one correlation pass (2mn) and a Cholesky update per step; the multi-task case
-    # runs the coordinate-descent grid
-    flops=lambda m, n, k, t: (
-        _cd_path_flops(m, n, k, t) if t > 1 else 2.0 * 2 * k * m * n + 4.0 * k * k * m
-    ),
+    flops=_lasso_flops,
     # on a K-fold task (Buteneers et al.'s LARS column): the Lasso at a K-fold penalty
     tags={"package": "scikit-learn (lars_path, enet_path)", "kfold": lasso_kfold},
 )
@@ -243,14 +406,14 @@ enet_path = Method(
     name="enet_path",
     run=_runner("enet_path", enet_order),
     description=f"Elastic-net entry order (l1_ratio={L1_RATIO}, {N_ALPHAS} λ), scikit-learn",
-    flops=_cd_path_flops,
+    flops=_enet_flops,
     tags={"package": "scikit-learn (enet_path)"},
 )
 omp = Method(
     name="omp",
     run=_runner("omp", omp_order),
-    description="Orthogonal matching pursuit support order, scikit-learn orthogonal_mp",
-    tasks=("binary", "regression"),
-    flops=lambda m, n, k, t: 2.0 * k * m * n + 4.0 * k * k * m,
+    description="Orthogonal matching pursuit support order (one-vs-rest for multiclass), "
+    "scikit-learn orthogonal_mp",
+    flops=_omp_flops,
     tags={"package": "scikit-learn (orthogonal_mp)"},
 )

@@ -30,7 +30,7 @@ import warnings
 import numpy as np
 
 from rlsbench.benchmark.methods import Method, int_seed
-from rlsbench.benchmark.methods.ranking import centered_targets, ranked_path
+from rlsbench.benchmark.methods.ranking import centered_targets, protocol_flops, ranked_path
 
 #: Random halves of the training split (the paper's B = 100).
 N_SUBSAMPLES = 100
@@ -116,6 +116,49 @@ def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
     )
 
 
+#: CPU seconds of one run (all :data:`N_SUBSAMPLES` halves), measured with
+#: ``benchmarks/bench_cost_models.py`` (scikit-learn 1.9.1, one thread, the protocol's 10-fold
+#: training split of each set or a random subset of its rows and columns; ``--halves 4``, 4
+#: halves timed and multiplied by 25, where a run takes minutes): (data, m, n, k, t, seconds).
+#: The rows marked "committed run" are the mean fit times per fold (k = 10) of
+#: ``results/benchmark/tables/summary.csv``. ``tests/benchmark/methods/test_cost_models.py``
+#: holds each estimate within a factor 3.
+MEASURED_S = {
+    "stability_selection": (
+        ("madelon rows/cols", 50, 20, 20, 1, 0.85),
+        ("madelon rows/cols, 4 halves", 2000, 100, 50, 1, 1.51),
+        ("Isolet rows/cols, 4 halves", 300, 200, 50, 26, 318.0),
+        ("arcene, 4 halves", 180, 10000, 50, 1, 315.0),
+        ("nci9, 4 halves", 54, 9712, 50, 9, 222.0),
+        ("TOX_171, 4 halves", 153, 5748, 50, 4, 190.0),
+        ("BASEHOCK rows/cols, 4 halves", 1000, 2000, 50, 1, 312.0),
+        ("colon-cancer, committed run", 55, 2000, 10, 1, 8.17),
+        ("digits, committed run", 1617, 64, 10, 10, 14.7),
+        ("abalone, committed run", 3759, 10, 10, 1, 0.716),
+        ("musk, committed run", 428, 166, 10, 1, 4.10),
+        ("bank32nh, committed run", 7372, 32, 10, 1, 1.14),
+        ("wine, committed run", 160, 13, 10, 3, 0.479),
+        ("australian, committed run", 621, 14, 10, 1, 0.706),
+        ("sonar, committed run", 187, 60, 10, 1, 0.930),
+    ),
+}
+
+
+def _flops(m, n, k, t):
+    # per half (h = m/2 rows): a fixed cost (the weighted copy, 25 calls of the solver: about
+    # 7 ms, 1.4e7 at the nominal 2 GFLOP/s), then the coordinate-descent path down to
+    # λ_max / 100. Where h < n the small λ of the grid take up to the solver's 1000 sweeps
+    # each: 1000 to 10000 sweeps of h n t a half, about 4000 h n t (fitted to MEASURED_S).
+    # Where h >= n the path converges in a few sweeps: one output is solved on the Gram matrix
+    # (4 h n²), several on X (8 h n² t).
+    h = max(m // 2, 2)
+    if h < n:
+        path = 4000.0 * h * n * t
+    else:
+        path = 4.0 * h * n * n if t == 1 else 8.0 * h * n * n * t
+    return N_SUBSAMPLES * (1.4e7 + path) + protocol_flops(m, n, k, t)
+
+
 # One entry point in pyproject.toml ([project.entry-points."rlsbench.methods"]).
 method = Method(
     name="stability_selection",
@@ -123,7 +166,6 @@ method = Method(
     description=f"Stability selection, randomised Lasso on {N_SUBSAMPLES} halves "
     "(Meinshausen & Bühlmann 2010), scikit-learn lasso_path",
     randomized=True,
-    # per half: a warm-started coordinate-descent path, ~10 sweeps of 2 (m/2) n per λ
-    flops=lambda m, n, k, t: N_SUBSAMPLES * N_LAMBDAS * 10 * m * n * t + 4.0 * k * k * m * t,
+    flops=_flops,
     tags={"package": "scikit-learn (lasso_path)"},
 )
