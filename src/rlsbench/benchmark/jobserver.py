@@ -28,7 +28,9 @@ Life cycle
 Signals
     SIGINT, SIGTERM and SIGHUP to the client (Snakemake stopping a job, ``timeout``, a batch
     system) are passed on to the job's child, and a child whose client has gone (killed with
-    SIGKILL) stops itself.
+    SIGKILL) stops itself. The server reaps its children: a child that ends without reporting
+    (``os._exit(n)`` in a job, a signal) is answered for, and the client ends as the job's own
+    process would have, with status ``n`` or by the same signal.
 
 What a child does as a new interpreter would
     It seeds numpy's global random state from the OS (a fork copies the server's; Python's
@@ -347,7 +349,8 @@ _FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 def submit(smk, *, attempts: int = 3) -> int:
-    """Run the Snakemake job ``smk`` in a child of the job server; its exit status.
+    """Run the Snakemake job ``smk`` in a child of the job server; its exit status, or minus
+    the signal that ended it (as :class:`subprocess.Popen` gives).
 
     Raises
     ------
@@ -393,20 +396,38 @@ def _wait_for_child(sock, pid):
     try:
         while True:
             try:
-                return int(_recv(sock)["status"])
+                reply = _recv(sock)
             except InterruptedError:
                 continue
             except (EOFError, OSError):
-                # the child ended without a status: killed by a signal (ours, forwarded, or
-                # the kernel's)
+                # neither the child nor the server answered (the server was killed)
                 print(
                     f"rlsbench: the job's process ({pid}) ended without reporting a status",
                     file=sys.stderr,
                 )
                 return 1
+            if "signal" in reply:
+                # the server's answer for a child killed by a signal (ours, forwarded, or the
+                # kernel's): a negative status, as subprocess gives
+                number = int(reply["signal"])
+                print(
+                    f"rlsbench: the job's process ({pid}) ended without reporting a status: "
+                    f"killed by {_signal_name(number)}",
+                    file=sys.stderr,
+                )
+                return -number
+            # the child's own report, or the server's for a child that called os._exit
+            return int(reply["status"])
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def _signal_name(number) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
 
 
 def run_script(smk) -> None:
@@ -421,6 +442,11 @@ def run_script(smk) -> None:
         else:
             sys.stdout.flush()
             sys.stderr.flush()
+            if status < 0:
+                # end as the job's own interpreter ended: by the same signal
+                signal.signal(-status, signal.SIG_DFL)
+                os.kill(os.getpid(), -status)
+                status = 128 - status  # a signal that cannot end this process
             os._exit(status)
     from rlsbench.benchmark.workflow import run_rule
 
@@ -475,13 +501,29 @@ def serve(path: str, *, idle_seconds: float | None = None) -> None:
     listener.listen(64)
     os.replace(partial, path)  # appears when it listens
     inode = os.stat(path).st_ino
-    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
+    # A child reports its own status; one that ends without (os._exit in the job, a signal)
+    # is answered for by the server, which reaps its children: SIGCHLD wakes the loop
+    wake_read, wake_write = os.pipe()
+    for fd in (wake_read, wake_write):
+        os.set_blocking(fd, False)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    signal.set_wakeup_fd(wake_write)
+    running: dict[int, socket.socket] = {}  # pid of a job's child: its client's connection
     extra = os.environ.get("RLSBENCH_JOBSERVER_PRELOAD", "")
     preload = list(PRELOAD) + [name for name in extra.split(",") if name.strip()]
     try:
         while True:
-            ready, _, _ = select.select([listener], [], [], 0 if preload else idle_seconds)
+            waiting = [listener, wake_read]
+            ready, _, _ = select.select(waiting, [], [], 0 if preload else idle_seconds)
+            if wake_read in ready:
+                with contextlib.suppress(BlockingIOError):
+                    while os.read(wake_read, 512):
+                        pass
+                _reap(running)
+                continue
             if not ready:
+                if running:
+                    continue  # not idle while a job runs
                 if not preload:
                     return  # idle
                 name = preload.pop(0)
@@ -501,9 +543,13 @@ def serve(path: str, *, idle_seconds: float | None = None) -> None:
                     sys.stderr.flush()
                 continue
             conn, _ = listener.accept()
-            with conn:
-                if _serve_one(listener, conn, files):
-                    return
+            end, pid = _serve_one(listener, conn, files, [wake_read, wake_write, *running.values()])
+            if pid:
+                running[pid] = conn  # answered for if the child ends without a status
+            else:
+                conn.close()
+            if end:
+                return
     finally:
         # not a newer server's socket that replaced ours
         with contextlib.suppress(OSError):
@@ -512,9 +558,11 @@ def serve(path: str, *, idle_seconds: float | None = None) -> None:
         listener.close()
 
 
-def _serve_one(listener, conn, files) -> bool:
-    """Fork a child for the job on ``conn``; True when the server should end (asked to, or
-    its code changed on disk)."""
+def _serve_one(listener, conn, files, inherited) -> tuple[bool, int]:
+    """Fork a child for the job on ``conn``: whether the server should end (asked to, or its
+    code changed on disk), and the child's pid (0 where none was forked). ``inherited``: the
+    server's descriptors and sockets a child closes (other jobs' connections, the wake-up
+    pipe)."""
     fds: list[int] = []
     try:
         conn.settimeout(10.0)
@@ -523,19 +571,45 @@ def _serve_one(listener, conn, files) -> bool:
     except (EOFError, OSError, pickle.UnpicklingError):
         for fd in fds:
             os.close(fd)
-        return False
+        return False, 0
     if request.get("shutdown") or _stale(files):
         for fd in fds:
             os.close(fd)
         with contextlib.suppress(OSError):
             _send(conn, {"stale": True})
-        return True
-    if os.fork() == 0:
+        return True, 0
+    pid = os.fork()
+    if pid == 0:
+        signal.set_wakeup_fd(-1)
         listener.close()
+        for other in inherited:
+            with contextlib.suppress(OSError):
+                other.close() if isinstance(other, socket.socket) else os.close(other)
         _child(conn, request, fds)  # never returns
     for fd in fds:
         os.close(fd)
-    return False
+    return False, pid
+
+
+def _reap(running) -> None:
+    """Collect the server's ended children; answer the client of each with its exit status
+    (``{"status": n}``) or the signal that ended it (``{"signal": n}``). A child that reported
+    its status itself has a client that no longer reads: the answer goes nowhere."""
+    while True:
+        try:
+            pid, wait_status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        conn = running.pop(pid, None)
+        if conn is None:
+            continue
+        with conn, contextlib.suppress(OSError):
+            if os.WIFSIGNALED(wait_status):
+                _send(conn, {"signal": os.WTERMSIG(wait_status)})
+            else:
+                _send(conn, {"status": os.waitstatus_to_exitcode(wait_status)})
 
 
 def _child(conn, request, fds) -> None:
