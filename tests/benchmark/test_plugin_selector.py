@@ -32,10 +32,20 @@ CHECKED = [
 
 def expected_failed_checks(estimator):
     """The classifier checks a selector of ``task="auto"`` fails by design: it fits real
-    targets as regression; with fewer than all features it cannot separate three blobs."""
+    targets as regression; with fewer than all features it cannot separate three blobs.
+    GreedyRLS's weighted LOO leaves out all copies of a repeated row at once, so with fewer
+    than all features its selection with integer weights may differ from repeated rows'."""
+    weighted = {}
+    if isinstance(estimator, GreedyRLS) and estimator.n_features_to_select != 1.0:
+        weighted["check_sample_weight_equivalence_on_dense_data"] = (
+            "weighted LOO leaves all copies of a repeated row out together"
+        )
     if estimator.task != "auto":
-        return {}
-    failed = {"check_classifiers_regression_target": "task='auto' fits real targets as regression"}
+        return weighted
+    failed = {
+        **weighted,
+        "check_classifiers_regression_target": "task='auto' fits real targets as regression",
+    }
     if estimator.n_features_to_select != 1.0:
         failed["check_classifiers_train"] = "one of two features cannot separate three blobs"
     return failed

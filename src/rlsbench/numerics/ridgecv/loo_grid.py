@@ -1,14 +1,18 @@
-"""The LOO λ grid search of RLS from one eigendecomposition of the smaller Gram matrix.
+"""The LOO λ grid search of RLS from one tridiagonalization of the smaller Gram matrix.
 
 :func:`rlsbench.numerics.rls.loo_grid` (the protocol's search, whose chosen λ the committed
 results record) takes the thin SVD of the wide design ``[X, b·1]`` when m <= n. LAPACK's
 ``gesdd`` then also forms the m×n right singular vectors, which the LOO shortcut never reads:
 on 2000 × 5000 the search took 45 times a fit of greedy RLS at fixed λ (issue 44). Here the
-dual side uses the m×m kernel matrix ``K = X Xᵀ + b² 1 1ᵀ = U diag(σ²) Uᵀ`` instead (one
-SYRK, O(m² n), and an m×m ``eigh`` by divide and conquer); the primal side (m > n) is
+dual side uses the m×m kernel matrix ``K = X Xᵀ + b² 1 1ᵀ`` instead (one SYRK, O(m² n)),
+reduced once to tridiagonal form ``K = Q T Qᵀ`` (Householder, SYTRD, and Q formed by ORGQR);
+every λ then costs O(m²) (eq. 8): ``G = Q (T + λI)⁻¹ Qᵀ`` by an LDLᵀ of the tridiagonal
+``T + λI`` (O(m)), ``a = G y`` by one GEMM for the whole grid, ``d = diag(G)`` by a forward
+recurrence over the columns of Q, residuals ``a / d``. An eigendecomposition of K (the
+previous implementation, the fallback where an LDLᵀ loses its pivots) costs a D&C solve and an
+m×m GEMM more: on 2000 × 5000 the tridiagonal search takes about 0.6 times the eigh one (same
+run; ``benchmarks/bench_greedy_rls_loo.py``). The primal side (m > n) is
 :func:`~rlsbench.numerics.rls.loo_grid` unchanged, which already takes the n×n Gram matrix.
-Every λ then costs O(m²) (eq. 8): ``G = U diag(1/(σ² + λ)) Uᵀ``, ``a = G y``,
-``d = diag(G)``, residuals ``a / d``.
 
 The scikit-learn estimators use this search for ``alpha="loo"``; the benchmark protocol keeps
 :func:`~rlsbench.numerics.rls.choose_alpha`. Both pick the same grid value (ties aside): the
@@ -29,23 +33,150 @@ from rlsbench.numerics.validation import check_alphas, check_bias, check_criteri
 __all__ = ["loo_grid_gram", "choose_alpha_gram"]
 
 
-def _dual_grid_residuals(X, y2, alphas, bias):
-    """Yield the (m, t) LOO residuals for each λ from one eigendecomposition of
-    ``X Xᵀ + b² 1 1ᵀ`` (eq. 8)."""
+#: Columns of Q per block of the numba kernel (one thread's share of the LDLᵀ recurrence).
+_DIAG_BLOCK = 64
+
+try:  # numba is a declared dependency; the NumPy recurrence keeps working without it
+    from numba import njit, prange
+
+    @njit(parallel=True, cache=True, nogil=True)
+    def _ldl_inverse_diagonal_kernel(Q, mult, inv_piv, block, out):  # pragma: no cover
+        m = Q.shape[0]
+        n_alphas = inv_piv.shape[0]
+        for blk in prange((m + block - 1) // block):
+            lo = blk * block
+            hi = min(m, lo + block)
+            w = np.empty((n_alphas, hi - lo))
+            acc = np.empty((n_alphas, hi - lo))
+            for r in range(n_alphas):
+                p = inv_piv[r, 0]
+                for j in range(lo, hi):
+                    v = Q[j, 0]
+                    w[r, j - lo] = v
+                    acc[r, j - lo] = v * v * p
+            for i in range(1, m):
+                for r in range(n_alphas):
+                    lr = mult[r, i - 1]
+                    p = inv_piv[r, i]
+                    for j in range(lo, hi):
+                        v = Q[j, i] - lr * w[r, j - lo]
+                        w[r, j - lo] = v
+                        acc[r, j - lo] += v * v * p
+            for r in range(n_alphas):
+                for j in range(lo, hi):
+                    out[r, j] = acc[r, j - lo]
+
+    HAVE_NUMBA = True
+except ImportError:  # pragma: no cover
+    HAVE_NUMBA = False
+
+
+def _ldl_inverse_diagonal(Q, mult, inv_piv):
+    """``diag(Q (L D Lᵀ)⁻¹ Qᵀ)`` for every λ, shape (R, m): with ``W = L⁻¹ Qᵀ`` (forward
+    substitution, row i of W is ``Q[:, i] - l_{i-1} W[i-1]``) it is ``Σ_i W[i]² / D_i``,
+    a sum of positive terms. ``mult`` (R, m-1) holds the subdiagonals of the unit lower
+    bidiagonal L, ``inv_piv`` (R, m) the 1/D."""
+    m = Q.shape[0]
+    out = np.empty(inv_piv.shape)
+    if HAVE_NUMBA:
+        _ldl_inverse_diagonal_kernel(Q, mult, inv_piv, _DIAG_BLOCK, out)
+        return out
+    w = np.repeat(Q[None, :, 0], inv_piv.shape[0], axis=0)
+    out[:] = w * w * inv_piv[:, :1]
+    for i in range(1, m):
+        w *= -mult[:, i - 1, None]
+        w += Q[:, i]
+        out += w * w * inv_piv[:, i, None]
+    return out
+
+
+def _kernel_matrix(X, bias, *, lower):
+    """One triangle of ``K = X Xᵀ + b² 1 1ᵀ`` (the other is not set), Fortran-ordered."""
     # SYRK on the transposed view: a C-ordered X is a Fortran-ordered Xᵀ (no copy).
-    kernel = scipy.linalg.blas.dsyrk(1.0, np.asfortranarray(X.T), trans=1, lower=0)
-    kernel += bias * bias  # the bias feature's rank-one term; only the upper triangle is read
-    # divide and conquer (syevd, NumPy's eigh): on 2000 × 2000 about 1.6x faster than syevr
-    s2, U = scipy.linalg.eigh(
-        kernel, lower=False, overwrite_a=True, check_finite=False, driver="evd"
-    )
+    kernel = scipy.linalg.blas.dsyrk(1.0, np.asfortranarray(X.T), trans=1, lower=int(lower))
+    kernel += bias * bias  # the bias feature's rank-one term
+    return kernel
+
+
+def _spectral_grid(s2, U, y2, alphas):
+    """``(a, diag(G))`` for every λ from ``K = U diag(σ²) Uᵀ``: shapes (m, t, R), (m, R)."""
     np.maximum(s2, 0.0, out=s2)  # K is PSD; rounding can leave eigenvalues of -ε‖K‖
     g = 1.0 / (s2[:, None] + np.asarray(alphas)[None, :])  # (m, R)
     diag_g = np.square(U) @ g  # diag(G) for every λ, (m, R)
     Uty = U.T @ y2  # (m, t)
     m, t = y2.shape
     dual = (U @ (Uty[:, :, None] * g[:, None, :]).reshape(m, -1)).reshape(m, t, -1)
-    for i in range(g.shape[1]):
+    return dual, diag_g
+
+
+def _eigh_grid(kernel, y2, alphas):
+    """:func:`_spectral_grid` from one ``eigh`` of K (upper triangle)."""
+    # divide and conquer (syevd, NumPy's eigh): on 2000 × 2000 about 1.6x faster than syevr
+    s2, U = scipy.linalg.eigh(
+        kernel, lower=False, overwrite_a=True, check_finite=False, driver="evd"
+    )
+    return _spectral_grid(s2, U, y2, alphas)
+
+
+def _tridiagonal_grid(kernel, y2, alphas):
+    """``(a, diag(G))`` for every λ from ``K = Q T Qᵀ`` (lower triangle; T tridiagonal).
+
+    One Householder tridiagonalization (SYTRD, O(m³) of which half BLAS-2) and Q formed
+    (ORGQR, BLAS-3); then per λ the LDLᵀ of ``T + λI`` (PTTRF, O(m)), ``a = Q (T + λI)⁻¹ Qᵀ y``
+    (PTTRS, one GEMM for the whole grid) and ``diag(G) = Σ_i (L⁻¹ Qᵀ)[i]² / D_i``
+    (:func:`_ldl_inverse_diagonal`, O(m²) per λ). An eigendecomposition also diagonalises T
+    and multiplies Q by its eigenvectors (a D&C solve and an m×m GEMM more).
+
+    T is PSD, so every pivot of ``T + λI`` is at least λ in exact arithmetic; a pivot below
+    λ/2 (rounding at the scale of λ: λ ≪ ε‖K‖ on a rank-deficient K) sends the whole grid to
+    the eigendecomposition ``T = V diag(σ²) Vᵀ`` (STEVD) with ``U = Q V``, which clamps the
+    eigenvalues at 0 as :func:`_eigh_grid` does.
+    """
+    lapack = scipy.linalg.lapack
+    m = kernel.shape[0]
+    lwork = int(lapack.dsytrd_lwork(m, lower=1)[0])
+    packed, diag_t, off_t, tau, info = lapack.dsytrd(kernel, lower=1, lwork=lwork, overwrite_a=1)
+    if info != 0:  # pragma: no cover - SYTRD has no failing case on finite input
+        raise np.linalg.LinAlgError(f"dsytrd info={info}")
+    # Q = H(1) … H(m-1), reflector i stored below the subdiagonal of column i: Q's trailing
+    # (m-1)×(m-1) block is ORGQR of those columns (LAPACK's ORGTR for uplo='L')
+    reflectors = np.asfortranarray(packed[1:, : m - 1])
+    del packed
+    lwork = int(lapack.dorgqr(reflectors, tau[: m - 1], lwork=-1)[1][0])
+    q_block, _, info = lapack.dorgqr(reflectors, tau[: m - 1], lwork=lwork, overwrite_a=1)
+    if info != 0:  # pragma: no cover
+        raise np.linalg.LinAlgError(f"dorgqr info={info}")
+    Q = np.zeros((m, m), order="F")
+    Q[0, 0] = 1.0
+    Q[1:, 1:] = q_block
+    del q_block, reflectors
+    n_alphas = len(alphas)
+    t = y2.shape[1]
+    piv = np.empty((n_alphas, m))
+    mult = np.empty((n_alphas, m - 1))
+    qty = Q.T @ y2  # (m, t)
+    solved = np.empty((m, t, n_alphas))
+    for r, alpha in enumerate(alphas):
+        piv[r], mult[r], info = lapack.dpttrf(diag_t + alpha, off_t)
+        if info != 0 or not np.all(piv[r] >= 0.5 * alpha):
+            s2, V, info = lapack.dstevd(diag_t, off_t, compute_v=1)
+            if info != 0:  # pragma: no cover
+                raise np.linalg.LinAlgError(f"dstevd info={info}")
+            return _spectral_grid(s2, Q @ V, y2, alphas)
+        solved[:, :, r], info = lapack.dpttrs(piv[r], mult[r], qty)
+    dual = (Q @ solved.reshape(m, -1)).reshape(m, t, n_alphas)
+    diag_g = _ldl_inverse_diagonal(Q, mult, 1.0 / piv).T  # (m, R)
+    return dual, diag_g
+
+
+def _dual_grid_residuals(X, y2, alphas, bias):
+    """Yield the (m, t) LOO residuals ``a / diag(G)`` (eq. 8) for each λ from one
+    tridiagonalization of ``K = X Xᵀ + b² 1 1ᵀ`` (:func:`_tridiagonal_grid`)."""
+    if X.shape[0] < 3:
+        dual, diag_g = _eigh_grid(_kernel_matrix(X, bias, lower=False), y2, alphas)
+    else:
+        dual, diag_g = _tridiagonal_grid(_kernel_matrix(X, bias, lower=True), y2, alphas)
+    for i in range(diag_g.shape[1]):
         yield dual[:, :, i] / diag_g[:, i, None]
 
 
@@ -64,7 +195,7 @@ def _weighted_design(X, y, sample_weight, bias, criterion):
 
 
 def loo_grid_gram(X, y, alphas, *, bias=0.0, criterion="squared", sample_weight=None):
-    """LOO criterion of RLS for a whole λ grid from one eigendecomposition of the smaller
+    """LOO criterion of RLS for a whole λ grid from one tridiagonalization of the smaller
     Gram matrix.
 
     Same contract as :func:`rlsbench.numerics.rls.loo_grid`; for ``n_samples <= n_features``
@@ -96,9 +227,10 @@ def loo_grid_gram(X, y, alphas, *, bias=0.0, criterion="squared", sample_weight=
 
     Notes
     -----
-    Cost: O(m² n) for ``K = X Xᵀ`` (one SYRK), O(m³) for its ``eigh``, then O(m² R t) for the
-    residuals of the R values of λ (two GEMMs); m > n: :func:`~rlsbench.numerics.rls.loo_grid`
-    (O(m n²), the n×n Gram matrix).
+    Cost: O(m² n) for ``K = X Xᵀ`` (one SYRK), O(m³) for ``K = Q T Qᵀ`` (SYTRD, ORGQR), then
+    O(m² R t) for the residuals of the R values of λ (one GEMM and the O(m²) recurrence of
+    ``diag(G)`` per λ); m > n: :func:`~rlsbench.numerics.rls.loo_grid` (O(m n²), the n×n Gram
+    matrix).
     """
     if sample_weight is not None:
         design, y, total_weight = _weighted_design(X, y, sample_weight, bias, criterion)
