@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from rlsbench.benchmark.methods import Method, int_seed
-from rlsbench.benchmark.methods.ranking import class_labels, ranked_path
+from rlsbench.benchmark.methods.ranking import class_labels, protocol_flops, ranked_path
 from rlsbench.lazy import lazy_module
 
 # imported at the first selection, not when the workflow reads its methods
@@ -176,12 +176,29 @@ def _knn_mi_flops(m):
     return 6e6 + 1200.0 * m * np.log2(max(m, 2))
 
 
+#: CPU seconds of one run, measured with ``benchmarks/bench_cost_models.py`` (scikit-learn
+#: 1.9.1, one thread, the protocol's 10-fold training split of each set, k = 50): (data, m, n,
+#: k, t, seconds); ``tests/benchmark/methods/test_cost_models.py`` holds each estimate within
+#: a factor 3.
+MEASURED_S = {
+    "f_test": (
+        ("arcene", 180, 10000, 50, 1, 0.0586),
+        ("nci9", 54, 9712, 50, 9, 0.0373),
+        ("TOX_171", 153, 5748, 50, 4, 0.0350),
+        ("Prostate_GE", 91, 5966, 50, 1, 0.0289),
+        ("GLIOMA", 45, 4434, 50, 4, 0.0176),
+    ),
+}
+
+
 # One entry point each in pyproject.toml ([project.entry-points."rlsbench.methods"]).
 f_test = Method(
     name="f_test",
     run=_f_test_run,
     description="Univariate F-test filter (f_classif / f_regression), scikit-learn",
-    flops=lambda m, n, k, t: 4.0 * m * n + 4.0 * k * k * m * t,
+    # the F statistics (scikit-learn centres a copy of X and scales it: about 40 m n at the
+    # nominal rate), then the run's checks and RLS path
+    flops=lambda m, n, k, t: 40.0 * m * n + protocol_flops(m, n, k, t),
     tags={"package": "scikit-learn (f_classif, f_regression)"},
 )
 mutual_info = Method(

@@ -101,6 +101,18 @@ def complete(order, scores):
     return np.concatenate([order, rest])
 
 
+#: CPU seconds of one run of ``random``, whose ranking costs nothing (see
+#: :func:`protocol_flops`): (data, m, n, k, t, seconds).
+MEASURED_S = {
+    "random": (
+        ("arcene", 180, 10000, 50, 1, 0.0267),
+        ("nci9", 54, 9712, 50, 9, 0.0145),
+        ("TOX_171", 153, 5748, 50, 4, 0.0211),
+        ("Prostate_GE", 91, 5966, 50, 1, 0.0198),
+        ("GLIOMA", 45, 4434, 50, 4, 0.0105),
+    ),
+}
+
 #: Fixed operations of one selection run at the protocol's nominal 2 GFLOP/s (about 5 ms:
 #: threadpoolctl's context, the RLS path's set-up, the path object and its checks).
 RUN_OVERHEAD_FLOPS = 1e7

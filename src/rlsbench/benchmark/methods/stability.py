@@ -132,6 +132,7 @@ MEASURED_S = {
         ("nci9, 4 halves", 54, 9712, 50, 9, 222.0),
         ("TOX_171, 4 halves", 153, 5748, 50, 4, 190.0),
         ("BASEHOCK rows/cols, 4 halves", 1000, 2000, 50, 1, 312.0),
+        ("Isolet, 2 halves", 1404, 617, 50, 26, 3445.0),
         ("colon-cancer, committed run", 55, 2000, 10, 1, 8.17),
         ("digits, committed run", 1617, 64, 10, 10, 14.7),
         ("abalone, committed run", 3759, 10, 10, 1, 0.716),
