@@ -630,16 +630,22 @@ def save_figure(fig, png) -> list[str]:
     width, height = fig.get_size_inches()
     two_column = (TWO_COLUMN_IN, TWO_COLUMN_IN * height / width)
     one_column = None
+    engine = fig.get_layout_engine()
     # the two-column files first: the one-column layout changes the figure
     for path, (suffix, target_width) in zip(files, FIGURE_SUFFIXES.items(), strict=True):
         if target_width == TWO_COLUMN_IN:
             fig.set_size_inches(*two_column)
         else:
             if one_column is None:
+                fig.set_layout_engine(engine)  # lay the figure out again at this width
                 one_column = (ONE_COLUMN_IN, _one_column_layout(fig))
             fig.set_size_inches(*one_column)
         if suffix in (".png", "_1col.pdf"):
             fit_tick_labels(fig)  # once per width: the svg of a width is drawn like its pdf
+            # fit_tick_labels ended on a drawing laid out at this width with the final tick
+            # labels: the files of this width keep that layout instead of solving it again
+            # at every save (a third of a figure's time)
+            fig.set_layout_engine("none")
         fmt = suffix.rsplit(".", 1)[-1]
         # no date or software version in the files: the same figure gives the same bytes
         metadata = {"png": {"Software": None}, "pdf": {"CreationDate": None}}.get(
