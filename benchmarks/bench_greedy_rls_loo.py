@@ -15,7 +15,10 @@ Measured in the same run, interleaved, best of ``--repeats``:
   tridiagonalization, Q formed, per λ an LDLᵀ of ``T + λI``);
 - **search (eigh)**: the search by one eigendecomposition of the kernel matrix (the
   implementation before the tridiagonal one, kept as its fallback), and from it the ratio the
-  LOO fit had before: ``(fixed + search eigh) / fixed``.
+  LOO fit had before: ``(fixed + search eigh) / fixed``;
+- **search (eigh, 1 thread)**: the same with the eigendecomposition on one BLAS thread, as the
+  tridiagonalization runs (on a loaded machine a threaded BLAS waits for its threads at every
+  call), so that the gain of the algorithm shows apart from the gain of the thread count.
 
 Printed: the times, the ratios ``loo / fixed`` (measured) and ``(fixed + search) / fixed``
 for both searches, whether both searches chose the same λ, the load average and the threads.
@@ -34,7 +37,7 @@ import platform
 import time
 
 import numpy as np
-from threadpoolctl import threadpool_info
+from threadpoolctl import threadpool_info, threadpool_limits
 
 from rlsbench import GreedyRLS
 from rlsbench.benchmark.atomic import atomic_write_text
@@ -48,10 +51,13 @@ def load_average():
     return os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
 
 
-def choose_alpha_eigh(X, y, alphas, bias):
-    """The λ of the squared LOO criterion by one eigendecomposition of ``X Xᵀ + b² 1 1ᵀ``."""
+def choose_alpha_eigh(X, y, alphas, bias, threads=None):
+    """The λ of the squared LOO criterion by one eigendecomposition of ``X Xᵀ + b² 1 1ᵀ``
+    (on ``threads`` BLAS threads; None: all)."""
     y2 = y.reshape(y.shape[0], -1)
-    dual, diag_g = _eigh_grid(_kernel_matrix(X, bias, lower=False), y2, alphas)
+    kernel = _kernel_matrix(X, bias, lower=False)
+    with threadpool_limits(limits=threads, user_api="blas"):
+        dual, diag_g = _eigh_grid(kernel, y2, alphas)
     mse = np.array([loo_mse(dual[:, :, i] / diag_g[:, i, None]) for i in range(len(alphas))])
     return float(alphas[best_index(mse, mse)])
 
@@ -63,14 +69,15 @@ def measure(m, n, k, repeats, seed=0):
     Xs, ys = X[:50, :80], y[:50]
     GreedyRLS(3, alpha="loo").fit(Xs, ys)
     alpha = GreedyRLS(k, alpha="loo").fit(X, y).alpha_
-    times = {"fixed": [], "loo": [], "search_tridiagonal": [], "search_eigh": []}
-    chosen = {}
     steps = {
         "fixed": lambda: GreedyRLS(k, alpha=alpha).fit(X, y).selected_,
         "loo": lambda: GreedyRLS(k, alpha="loo").fit(X, y).selected_,
         "search_tridiagonal": lambda: choose_alpha_gram(X, y, alphas, bias=1.0),
         "search_eigh": lambda: choose_alpha_eigh(X, y, alphas, 1.0),
+        "search_eigh_1thread": lambda: choose_alpha_eigh(X, y, alphas, 1.0, threads=1),
     }
+    times = {name: [] for name in steps}
+    chosen = {}
     for _ in range(repeats):
         for name, step in steps.items():
             t0 = time.perf_counter()
@@ -84,13 +91,17 @@ def measure(m, n, k, repeats, seed=0):
         "k": k,
         "repeats": repeats,
         "alpha": alpha,
-        "same_alpha": chosen["search_tridiagonal"] == chosen["search_eigh"] == alpha,
+        "same_alpha": chosen["search_tridiagonal"]
+        == chosen["search_eigh"]
+        == chosen["search_eigh_1thread"]
+        == alpha,
         "same_selection": bool(np.array_equal(chosen["fixed"], chosen["loo"])),
         "best_seconds": best,
         "all_seconds": times,
         "ratio_loo_over_fixed": best["loo"] / fixed,
         "ratio_with_tridiagonal_search": (fixed + best["search_tridiagonal"]) / fixed,
         "ratio_with_eigh_search": (fixed + best["search_eigh"]) / fixed,
+        "ratio_with_eigh_1thread_search": (fixed + best["search_eigh_1thread"]) / fixed,
         "load_average": load_average(),
         "blas_threads": [info["num_threads"] for info in threadpool_info()],
         "machine": platform.platform(),
@@ -110,7 +121,9 @@ def report(r):
         f"(fixed + search) / fixed = {r['ratio_with_tridiagonal_search']:.2f}x",
         f"  search (eigh, before)     {b['search_eigh']:8.3f} s   "
         f"(fixed + search) / fixed = {r['ratio_with_eigh_search']:.2f}x",
-        f"  same λ from both searches and the fit: {r['same_alpha']}; "
+        f"  search (eigh, 1 thread)   {b['search_eigh_1thread']:8.3f} s   "
+        f"(fixed + search) / fixed = {r['ratio_with_eigh_1thread_search']:.2f}x",
+        f"  same λ from the searches and the fit: {r['same_alpha']}; "
         f"same selection loo/fixed: {r['same_selection']}",
     ]
     return "\n".join(lines)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.linalg
+from threadpoolctl import threadpool_limits
 
 from rlsbench.numerics.array_api import non_numpy_namespace
 from rlsbench.numerics.criteria import best_index, criterion_from_residuals, loo_mse
@@ -118,6 +119,38 @@ def _eigh_grid(kernel, y2, alphas):
     return _spectral_grid(s2, U, y2, alphas)
 
 
+def _tridiagonalize(kernel):
+    """``(Q, diag(T), subdiag(T))`` of ``K = Q T Qᵀ`` from the lower triangle of K (destroyed).
+
+    On one BLAS thread: SYTRD is m rank-2 steps of which half are matrix-vector products, and
+    ORGQR many narrow GEMMs; each call of a threaded BLAS waits for all of its threads, so on
+    a loaded machine (issue 44: load 5-11 on 2 cores) two threads took 4-9 times as long as
+    one (2000 × 2000; ``benchmarks/bench_greedy_rls_loo.py`` times the eigendecomposition on
+    one thread as well).
+    """
+    lapack = scipy.linalg.lapack
+    m = kernel.shape[0]
+    with threadpool_limits(limits=1, user_api="blas"):
+        lwork = int(lapack.dsytrd_lwork(m, lower=1)[0])
+        packed, diag_t, off_t, tau, info = lapack.dsytrd(
+            kernel, lower=1, lwork=lwork, overwrite_a=1
+        )
+        if info != 0:  # pragma: no cover - SYTRD has no failing case on finite input
+            raise np.linalg.LinAlgError(f"dsytrd info={info}")
+        # Q = H(1) … H(m-1), reflector i stored below the subdiagonal of column i: Q's
+        # trailing (m-1)×(m-1) block is ORGQR of those columns (LAPACK's ORGTR for uplo='L')
+        reflectors = np.asfortranarray(packed[1:, : m - 1])
+        del packed
+        lwork = int(lapack.dorgqr(reflectors, tau[: m - 1], lwork=-1)[1][0])
+        q_block, _, info = lapack.dorgqr(reflectors, tau[: m - 1], lwork=lwork, overwrite_a=1)
+        if info != 0:  # pragma: no cover
+            raise np.linalg.LinAlgError(f"dorgqr info={info}")
+    Q = np.zeros((m, m), order="F")
+    Q[0, 0] = 1.0
+    Q[1:, 1:] = q_block
+    return Q, diag_t, off_t
+
+
 def _tridiagonal_grid(kernel, y2, alphas):
     """``(a, diag(G))`` for every λ from ``K = Q T Qᵀ`` (lower triangle; T tridiagonal).
 
@@ -134,22 +167,7 @@ def _tridiagonal_grid(kernel, y2, alphas):
     """
     lapack = scipy.linalg.lapack
     m = kernel.shape[0]
-    lwork = int(lapack.dsytrd_lwork(m, lower=1)[0])
-    packed, diag_t, off_t, tau, info = lapack.dsytrd(kernel, lower=1, lwork=lwork, overwrite_a=1)
-    if info != 0:  # pragma: no cover - SYTRD has no failing case on finite input
-        raise np.linalg.LinAlgError(f"dsytrd info={info}")
-    # Q = H(1) … H(m-1), reflector i stored below the subdiagonal of column i: Q's trailing
-    # (m-1)×(m-1) block is ORGQR of those columns (LAPACK's ORGTR for uplo='L')
-    reflectors = np.asfortranarray(packed[1:, : m - 1])
-    del packed
-    lwork = int(lapack.dorgqr(reflectors, tau[: m - 1], lwork=-1)[1][0])
-    q_block, _, info = lapack.dorgqr(reflectors, tau[: m - 1], lwork=lwork, overwrite_a=1)
-    if info != 0:  # pragma: no cover
-        raise np.linalg.LinAlgError(f"dorgqr info={info}")
-    Q = np.zeros((m, m), order="F")
-    Q[0, 0] = 1.0
-    Q[1:, 1:] = q_block
-    del q_block, reflectors
+    Q, diag_t, off_t = _tridiagonalize(kernel)
     n_alphas = len(alphas)
     t = y2.shape[1]
     piv = np.empty((n_alphas, m))
