@@ -152,7 +152,7 @@ def summary_table(frame, report_k):
 def read_step_table(path):
     """Read a merged step table written by :func:`merge_tables`."""
     frame = pd.read_csv(path, keep_default_na=False, na_values=[""])
-    frame["reason"] = frame["reason"].fillna("")
+    frame["reason"] = frame["reason"].astype(object).fillna("")  # all empty: read as float
     return frame
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from typing import NamedTuple
 
 import pandas as pd
 
@@ -33,6 +34,24 @@ TASK_GROUPS = {
 ALL = {"all": (None, "test_accuracy", "loo_accuracy")}
 #: ``main.statistics.by_task`` when the config does not say (the schema's default).
 BY_TASK = True
+
+
+class Comparison(NamedTuple):
+    """One comparison across datasets: the tasks of its datasets (None: every dataset), the
+    step table's test score and the LOO column that chooses k, and, for a regime, the names of
+    its datasets (None: every dataset of the tasks)."""
+
+    tasks: tuple | None
+    score: str
+    loo: str
+    datasets: tuple | None = None
+
+
+#: The regimes of ``main.statistics.high_dim_features``: suffix of the comparison's name and
+#: whether its datasets have at least that many features.
+REGIMES = {"low": False, "high": True}
+#: The fewest datasets a regime's comparison needs (a rank test on one dataset says nothing).
+MIN_REGIME_DATASETS = 2
 
 #: The tables of the rule, under ``tables/statistics/`` of the part's run directory.
 TABLES = (
@@ -60,9 +79,37 @@ def groups(section: dict) -> dict[str, tuple]:
     :data:`TASK_GROUPS` of the tasks the run has (``section["groups"]``, set by :func:`check`
     from the registry; every group when it is not known), else :data:`ALL`."""
     if not section.get("by_task", BY_TASK):
-        return ALL
+        return {name: Comparison(*value) for name, value in ALL.items()}
     present = section.get("groups", list(TASK_GROUPS))
-    return {name: TASK_GROUPS[name] for name in TASK_GROUPS if name in present}
+    out = {}
+    for name in TASK_GROUPS:
+        if name not in present:
+            continue
+        out[name] = Comparison(*TASK_GROUPS[name])
+        # the regimes apart (high_dim_features; check() names their datasets)
+        for regime, members in (section.get("regimes") or {}).get(name, {}).items():
+            out[f"{name}_{regime}"] = Comparison(*TASK_GROUPS[name], datasets=tuple(members))
+    return out
+
+
+def regimes(main: dict, datasets: Mapping, threshold: int) -> dict[str, dict[str, list]]:
+    """``{task group: {"low": [...], "high": [...]}}``: the run's datasets of each task group
+    with fewer than ``threshold`` features and with at least that many (the registry entries'
+    ``expected.n_features``), for the groups where both regimes have
+    :data:`MIN_REGIME_DATASETS` datasets or more."""
+    out = {}
+    for group, (tasks, _, _) in TASK_GROUPS.items():
+        split: dict[str, list] = {regime: [] for regime in REGIMES}
+        for name in main.get("datasets", []):
+            entry = datasets.get(name) or {}
+            n_features = (entry.get("expected") or {}).get("n_features")
+            if entry.get("task") not in tasks or n_features is None:
+                continue
+            high = n_features >= threshold
+            split[next(r for r, is_high in REGIMES.items() if is_high == high)].append(name)
+        if all(len(members) >= MIN_REGIME_DATASETS for members in split.values()):
+            out[group] = {regime: sorted(members) for regime, members in split.items()}
+    return out
 
 
 def diagram_stems(section: dict) -> list[str]:
@@ -164,6 +211,17 @@ def check(main: dict, datasets: Mapping | None = None) -> dict:
             log.warning(left_out_warning(names))
         if families := shared_families(main, datasets):  # only then: other runs' params stay
             section = {**section, "families": families}
+        threshold = section.get("high_dim_features")
+        if threshold is not None and section.get("by_task", BY_TASK):
+            if split := regimes(main, datasets, threshold):
+                section = {**section, "regimes": split}
+            else:
+                log.warning(
+                    "main.statistics.high_dim_features: %d: no task of the run has %d or more "
+                    "datasets on each side, so no regime is compared apart",
+                    threshold,
+                    MIN_REGIME_DATASETS,
+                )
     if section["reference"] not in main["methods"]:
         raise ConfigError(
             f"config key main.statistics.reference: {section['reference']!r} is not in "
@@ -216,8 +274,9 @@ def score_matrix(
     raise ValueError(f"unknown operating point {point!r}")
 
 
-def group_steps(steps: pd.DataFrame, tasks) -> pd.DataFrame:
-    """The rows of one comparison (every row for ``tasks=None``), with ``loo_neg_mse``.
+def group_steps(steps: pd.DataFrame, tasks, datasets=None) -> pd.DataFrame:
+    """The rows of one comparison (every row for ``tasks=None``; only the rows of
+    ``datasets`` where given: a regime), with ``loo_neg_mse``.
 
     Raises
     ------
@@ -226,6 +285,8 @@ def group_steps(steps: pd.DataFrame, tasks) -> pd.DataFrame:
         protocol recorded it): the message says to rerun the selection jobs.
     """
     frame = steps if tasks is None else steps[steps["task"].isin(tasks)]
+    if datasets is not None:
+        frame = frame[frame["dataset"].isin(datasets)]
     if tasks is not None and "regression" in tasks and len(frame) and "test_r2" not in frame:
         raise KeyError(
             "step table lacks the column test_r2 that the regression comparison scores: it "
@@ -301,8 +362,15 @@ def diagram_title(group: str, point: str, score: str, n_datasets: int, alpha: fl
     file name, not the title)."""
     what = point_words(point, score)
     what = what[0].upper() + what[1:]
-    datasets = f"{n_datasets} {'' if group == 'all' else group + ' '}dataset(s)"
+    datasets = f"{n_datasets} {'' if group == 'all' else group_words(group) + ' '}dataset(s)"
     return f"{what}, {datasets} (Nemenyi test, α = {alpha:g})"
+
+
+def group_words(group: str) -> str:
+    """A comparison as a reader says it: ``classification_high`` -> "high-dimensional
+    classification"."""
+    task, _, regime = group.partition("_")
+    return f"{regime}-dimensional {task}" if regime in REGIMES else group
 
 
 def _draw(png, title, diagram, reason, alpha):
@@ -335,18 +403,26 @@ def _summary(tables: dict, points: list[str], section: dict, left=()) -> str:
         "",
     ]
     compared = groups(section)
-    if len(compared) == 2:
+    tasks = [group for group in compared if group in TASK_GROUPS]
+    if len(tasks) == 2:
         lines += [
             "Two comparisons: `classification` (test accuracy; k at `loo_k` by the LOO "
             "accuracy) and `regression` (test R² on the held-out fold; k at `loo_k` by the "
             "LOO MSE); the rope is in those units.",
             "",
         ]
-    elif "regression" in compared:
+    elif tasks == ["regression"]:
         lines += [
             "One comparison: `regression` (the run's datasets are regression sets; test R² on "
             "the held-out fold in place of the accuracy above; k at `loo_k` by the LOO MSE); "
             "the rope is in R² units.",
+            "",
+        ]
+    if section.get("regimes"):
+        lines += [
+            "Each regime also apart: `<comparison>_high`, the datasets with at least "
+            f"{section['high_dim_features']} features, and `<comparison>_low`, the others "
+            "(`main.statistics.high_dim_features`), each ranked and tested on its own datasets.",
             "",
         ]
     if left:
@@ -415,8 +491,9 @@ def statistics_job(steps, md, cd, *, settings, **tables):
         raise ValueError(f"{len(cd)} diagram file(s) for the comparisons {stems}")
     pngs = iter(cd)
     parts: dict[str, list] = {name: [] for name in TABLES if name != "stability"}
-    for group, (tasks, score, loo) in groups(settings).items():
-        rows = group_steps(frame, tasks)
+    for group, comparison in groups(settings).items():
+        rows = group_steps(frame, comparison.tasks, comparison.datasets)
+        score, loo = comparison.score, comparison.loo
         for point in points:
             out, diagram = _one_point(rows, point, settings, score=score, loo=loo)
             for name, table in out.items():
@@ -447,8 +524,8 @@ def with_mean_stability(ranks, stability, steps, section) -> pd.DataFrame:
     if ranks.empty:
         return ranks
     means = {}
-    for group, (tasks, _, _) in groups(section).items():
-        datasets = set(group_steps(steps, tasks)["dataset"])
+    for group, comparison in groups(section).items():
+        datasets = set(group_steps(steps, comparison.tasks, comparison.datasets)["dataset"])
         rows = stability[stability["dataset"].isin(datasets)]
         for method, value in rows.groupby("method")["stability"].mean().items():
             means[group, method] = value
