@@ -242,3 +242,18 @@ def test_tol_stops_on_the_weighted_criterion():
     k = est.n_features_to_select_
     np.testing.assert_array_equal(est.selected_, full.selected[:k])
     np.testing.assert_allclose(est.loo_path_, full.criterion[:k], rtol=1e-12)
+
+
+def test_several_real_targets_take_weights():
+    X, y = _regression(m=30, n=10, seed=8)
+    Y = np.column_stack([y, X[:, 4] - y])
+    weights = np.random.default_rng(9).integers(0, 3, len(y)).astype(float)
+    weights[:3] = 1.0
+    keep = weights > 0
+    est = dict(alpha="loo", alphas=ALPHAS, task="regression")
+    weighted = GreedyRLS(4, **est).fit(X, Y, sample_weight=(weights > 0).astype(float))
+    dropped = GreedyRLS(4, **est).fit(X[keep], Y[keep])
+    assert weighted.alpha_ == dropped.alpha_
+    np.testing.assert_array_equal(weighted.selected_, dropped.selected_)
+    np.testing.assert_allclose(weighted.coef_, dropped.coef_, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(weighted.intercept_, dropped.intercept_, rtol=1e-10)
