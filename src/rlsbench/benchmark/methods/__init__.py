@@ -409,10 +409,17 @@ def distribution_of(name: str) -> str:
 
 
 def _distribution(ep: EntryPoint) -> str:
+    release = _release(ep)
+    return "an unknown distribution" if release is None else f"distribution {release}"
+
+
+@functools.cache
+def _release(ep: EntryPoint) -> str | None:
+    """``"<distribution> <version>"`` of ``ep``, None where unknown. Read once per process:
+    parsing a distribution's metadata takes ~10 ms, and planning a workflow asks once per
+    job (method_version)."""
     dist = getattr(ep, "dist", None)
-    if dist is None:
-        return "an unknown distribution"
-    return f"distribution {dist.name} {dist.version}"
+    return None if dist is None else f"{dist.name} {dist.version}"
 
 
 @functools.cache
@@ -492,8 +499,7 @@ def method_version(name: str) -> str:
         known = ", ".join(sorted(eps)) or "none: is rlsbench installed (pip install -e .)?"
         raise KeyError(f"unknown method {name!r}; known methods ({GROUP}): {known}")
     ep = eps[name]
-    dist = getattr(ep, "dist", None)
-    release = "unknown-distribution" if dist is None else f"{dist.name} {dist.version}"
+    release = _release(ep) or "unknown-distribution"
     where = f"method {name!r} ({ep.value}) of {_distribution(ep)}"
     try:
         spec = importlib.util.find_spec(ep.module)
