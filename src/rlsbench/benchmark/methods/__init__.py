@@ -415,9 +415,9 @@ def _distribution(ep: EntryPoint) -> str:
 
 @functools.cache
 def _release(ep: EntryPoint) -> str | None:
-    """``"<distribution> <version>"`` of ``ep``, None where unknown. Read once per process:
-    parsing a distribution's metadata takes ~10 ms, and planning a workflow asks once per
-    job (method_version)."""
+    """``"<distribution> <version>"`` of ``ep``, None where unknown. Read once per listing of
+    the entry points (:func:`_entry_points`): parsing a distribution's metadata takes ~10 ms,
+    and planning a workflow asks once per job (method_version)."""
     dist = getattr(ep, "dist", None)
     return None if dist is None else f"{dist.name} {dist.version}"
 
@@ -429,6 +429,7 @@ def _entry_points() -> dict[str, EntryPoint]:
     Listed once per process, when a method is first needed (planning a workflow asks for
     methods once per job).
     """
+    _release.cache_clear()  # listed afresh: read the distributions' versions afresh too
     found: dict[str, EntryPoint] = {}
     for ep in entry_points(group=GROUP):
         other = found.get(ep.name)
