@@ -115,6 +115,18 @@ def _abess_flops(m, n, k, t):
     return float(k * 300.0 * m * n + np.sum(4.0 * m * sizes**2 * t))
 
 
+#: CPU seconds of one run, measured with ``benchmarks/bench_cost_models.py`` (one thread, the
+#: protocol's 10-fold training split of each set): (data, m, n, k, t, seconds);
+#: ``tests/benchmark/methods/test_cost_models.py`` holds each estimate within a factor 3.
+MEASURED_S = {
+    "abess_best_subset": (
+        ("arcene", 180, 10000, 50, 1, 4.9),
+        ("nci9", 54, 9712, 50, 9, 3.84),
+        ("TOX_171", 153, 5748, 50, 4, 3.14),
+    ),
+}
+
+
 # One entry point in pyproject.toml ([project.entry-points."rlsbench.methods"]).
 method = Method(
     name="abess_best_subset",

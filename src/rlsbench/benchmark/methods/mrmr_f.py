@@ -99,6 +99,20 @@ def _flops(m, n, k, t):
     return 8.0 * m * n + 4.0 * k * m * n + 4.0 * k * k * m * t
 
 
+#: CPU seconds of one run, measured with ``benchmarks/bench_cost_models.py`` (one thread, the
+#: protocol's 10-fold training split of each set): (data, m, n, k, t, seconds);
+#: ``tests/benchmark/methods/test_cost_models.py`` holds each estimate within a factor 3.
+MEASURED_S = {
+    "mrmr_f": (
+        ("arcene", 180, 10000, 50, 1, 0.229),
+        ("nci9", 54, 9712, 50, 9, 0.06),
+        ("TOX_171", 153, 5748, 50, 4, 0.0874),
+        ("Prostate_GE", 91, 5966, 50, 1, 0.0439),
+        ("GLIOMA", 45, 4434, 50, 4, 0.0318),
+    ),
+}
+
+
 # One entry point in pyproject.toml ([project.entry-points."rlsbench.methods"]).
 method = Method(
     name="mrmr_f",

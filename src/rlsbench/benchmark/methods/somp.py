@@ -141,6 +141,20 @@ def _flops(m, n, k, t):
     return pursuit_flops(m, n, k, t) + 4.0 * k * k * m * t
 
 
+#: CPU seconds of one run, measured with ``benchmarks/bench_cost_models.py`` (one thread, the
+#: protocol's 10-fold training split of each set): (data, m, n, k, t, seconds);
+#: ``tests/benchmark/methods/test_cost_models.py`` holds each estimate within a factor 3.
+MEASURED_S = {
+    "somp": (
+        ("arcene", 180, 10000, 50, 1, 0.176),
+        ("nci9", 54, 9712, 50, 9, 0.0943),
+        ("TOX_171", 153, 5748, 50, 4, 0.101),
+        ("Prostate_GE", 91, 5966, 50, 1, 0.0595),
+        ("GLIOMA", 45, 4434, 50, 4, 0.0421),
+    ),
+}
+
+
 # One entry point in pyproject.toml ([project.entry-points."rlsbench.methods"]).
 method = Method(
     name="somp",

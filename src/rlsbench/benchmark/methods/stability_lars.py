@@ -148,6 +148,21 @@ def _flops(m, n, k, t):
     return N_SUBSAMPLES * per_half + 4.0 * k * k * m * t
 
 
+#: CPU seconds of one run, measured with ``benchmarks/bench_cost_models.py`` (one thread, the
+#: protocol's 10-fold training split of each set; 10 or 20 of the halves timed and scaled to
+#: all of them): (data, m, n, k, t, seconds); ``tests/benchmark/methods/test_cost_models.py``
+#: holds each estimate within a factor 3. On arcene-like data (180 x 10000, k = 50) a 10-fold
+#: job takes about 50 CPU s (the measurement here, on a lightly loaded machine; 11 s a fold
+#: under a load of 6 on two cores).
+MEASURED_S = {
+    "stability_lars": (
+        ("arcene", 180, 10000, 50, 1, 5.3),
+        ("nci9", 54, 9712, 50, 9, 2.42),
+        ("TOX_171", 153, 5748, 50, 4, 3.56),
+    ),
+}
+
+
 # One entry point in pyproject.toml ([project.entry-points."rlsbench.methods"]).
 method = Method(
     name="stability_lars",
