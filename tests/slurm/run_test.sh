@@ -2,7 +2,8 @@
 # `make test-slurm`: the workflow through a real SLURM controller on localhost (issue 9).
 #
 # 1. install slurm-wlm + munge (apt-get) and start munged, slurmctld, slurmd (tests/slurm/cluster.sh)
-# 2. run tests/slurm/slurm-tiny.yaml with `--profile profiles/slurm` and, at the same
+# 2. run a slice of config/benchmark.yaml (tests/slurm/benchmark_slice.py) with
+#    `--profile profiles/slurm` and, at the same
 #    time, locally with plain `snakemake --cores all`, each in its own work directory
 # 3. tests/slurm/check_run.py: every job went through SLURM (job ids in Snakemake's log, each
 #    COMPLETED in squeue, its SLURM log naming the jobs it ran) and the result tables are equal
@@ -15,8 +16,9 @@ cd "$(dirname "$0")/../.."
 
 PYTHON=${PYTHON:-.venv/bin/python}
 SNAKEMAKE=${SNAKEMAKE:-.venv/bin/snakemake}
-CONFIG=tests/slurm/slurm-tiny.yaml
-RUN_NAME=slurm_tiny
+# a slice of the reference benchmark's own config (tests/slurm/benchmark_slice.py: two bundled
+# datasets, two of its methods, 2 folds, k <= 5; its protocol, grid and budgets as they are)
+RUN_NAME=benchmark_slice
 TABLES=results/runs/$RUN_NAME/main/tables
 # the tables are the targets (not `main_all`), so that no job is a local rule of the controller
 TARGETS=("$TABLES/summary.csv" "$TABLES/curves.csv" "$TABLES/runtime.csv")
@@ -30,6 +32,8 @@ fi
 
 T0=$(date +%s)
 WORK=$(mktemp -d /tmp/rlsbench-test-slurm.XXXXXX)
+CONFIG=$WORK/benchmark_slice.yaml
+"$PYTHON" tests/slurm/benchmark_slice.py config/benchmark.yaml "$CONFIG"
 LOCAL_PID=
 SLURM_PID=
 log() { echo "[test-slurm +$(( $(date +%s) - T0 ))s] $*"; }
