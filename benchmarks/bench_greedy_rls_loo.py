@@ -16,9 +16,9 @@ Measured in the same run, interleaved, best of ``--repeats``:
 - **search (eigh)**: the search by one eigendecomposition of the kernel matrix (the
   implementation before the tridiagonal one, kept as its fallback), and from it the ratio the
   LOO fit had before: ``(fixed + search eigh) / fixed``;
-- **search (eigh, 1 thread)**: the same with the eigendecomposition on one BLAS thread, as the
-  tridiagonalization runs (on a loaded machine a threaded BLAS waits for its threads at every
-  call), so that the gain of the algorithm shows apart from the gain of the thread count.
+- **search (eigh, 1 thread)**: the same with the eigendecomposition on one BLAS thread (on a
+  loaded machine a threaded BLAS waits for its threads at every call, and one thread can be
+  the faster).
 
 Printed: the times, the ratios ``loo / fixed`` (measured) and ``(fixed + search) / fixed``
 for both searches, whether both searches chose the same λ, the load average and the threads.

@@ -10,8 +10,9 @@ every λ then costs O(m²) (eq. 8): ``G = Q (T + λI)⁻¹ Qᵀ`` by an LDLᵀ o
 ``T + λI`` (O(m)), ``a = G y`` by one GEMM for the whole grid, ``d = diag(G)`` by a forward
 recurrence over the columns of Q, residuals ``a / d``. An eigendecomposition of K (the
 previous implementation, the fallback where an LDLᵀ loses its pivots) costs a D&C solve and an
-m×m GEMM more: on 2000 × 5000 the tridiagonal search takes about 0.6 times the eigh one (same
-run; ``benchmarks/bench_greedy_rls_loo.py``). The primal side (m > n) is
+m×m GEMM more: on 2000 × 5000, quiet 2-core machine, the tridiagonal search took 1.43 s against
+1.68 s for the eigh one (``benchmarks/bench_greedy_rls_loo.py``; both on the BLAS's threads).
+The primal side (m > n) is
 :func:`~rlsbench.numerics.rls.loo_grid` unchanged, which already takes the n×n Gram matrix.
 
 The scikit-learn estimators use this search for ``alpha="loo"``; the benchmark protocol keeps
@@ -23,7 +24,6 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.linalg
-from threadpoolctl import threadpool_limits
 
 from rlsbench.numerics.array_api import non_numpy_namespace
 from rlsbench.numerics.criteria import best_index, criterion_from_residuals, loo_mse
@@ -122,29 +122,26 @@ def _eigh_grid(kernel, y2, alphas):
 def _tridiagonalize(kernel):
     """``(Q, diag(T), subdiag(T))`` of ``K = Q T Qᵀ`` from the lower triangle of K (destroyed).
 
-    On one BLAS thread: SYTRD is m rank-2 steps of which half are matrix-vector products, and
-    ORGQR many narrow GEMMs; each call of a threaded BLAS waits for all of its threads, so on
-    a loaded machine (issue 44: load 5-11 on 2 cores) two threads took 4-9 times as long as
-    one (2000 × 2000; ``benchmarks/bench_greedy_rls_loo.py`` times the eigendecomposition on
-    one thread as well).
+    On the BLAS's threads, like every other product here (threadpoolctl or OMP_NUM_THREADS
+    set them). SYTRD is m rank-2 steps of which half are matrix-vector products, and ORGQR
+    many narrow GEMMs, so each call of a threaded BLAS waits for all of its threads: on the
+    quiet 2-core machine two threads took 1.43 s against 1.85 s for one (2000 × 5000), but on
+    a loaded one (load 5-11) two took 4-9 times as long as one; there, one thread is faster.
     """
     lapack = scipy.linalg.lapack
     m = kernel.shape[0]
-    with threadpool_limits(limits=1, user_api="blas"):
-        lwork = int(lapack.dsytrd_lwork(m, lower=1)[0])
-        packed, diag_t, off_t, tau, info = lapack.dsytrd(
-            kernel, lower=1, lwork=lwork, overwrite_a=1
-        )
-        if info != 0:  # pragma: no cover - SYTRD has no failing case on finite input
-            raise np.linalg.LinAlgError(f"dsytrd info={info}")
-        # Q = H(1) … H(m-1), reflector i stored below the subdiagonal of column i: Q's
-        # trailing (m-1)×(m-1) block is ORGQR of those columns (LAPACK's ORGTR for uplo='L')
-        reflectors = np.asfortranarray(packed[1:, : m - 1])
-        del packed
-        lwork = int(lapack.dorgqr(reflectors, tau[: m - 1], lwork=-1)[1][0])
-        q_block, _, info = lapack.dorgqr(reflectors, tau[: m - 1], lwork=lwork, overwrite_a=1)
-        if info != 0:  # pragma: no cover
-            raise np.linalg.LinAlgError(f"dorgqr info={info}")
+    lwork = int(lapack.dsytrd_lwork(m, lower=1)[0])
+    packed, diag_t, off_t, tau, info = lapack.dsytrd(kernel, lower=1, lwork=lwork, overwrite_a=1)
+    if info != 0:  # pragma: no cover - SYTRD has no failing case on finite input
+        raise np.linalg.LinAlgError(f"dsytrd info={info}")
+    # Q = H(1) … H(m-1), reflector i stored below the subdiagonal of column i: Q's trailing
+    # (m-1)×(m-1) block is ORGQR of those columns (LAPACK's ORGTR for uplo='L')
+    reflectors = np.asfortranarray(packed[1:, : m - 1])
+    del packed
+    lwork = int(lapack.dorgqr(reflectors, tau[: m - 1], lwork=-1)[1][0])
+    q_block, _, info = lapack.dorgqr(reflectors, tau[: m - 1], lwork=lwork, overwrite_a=1)
+    if info != 0:  # pragma: no cover
+        raise np.linalg.LinAlgError(f"dorgqr info={info}")
     Q = np.zeros((m, m), order="F")
     Q[0, 0] = 1.0
     Q[1:, 1:] = q_block
