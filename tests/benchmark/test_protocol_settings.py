@@ -86,7 +86,12 @@ def test_job_and_alpha_settings_are_the_dicts_the_rules_gave_snakemake():
     }
     # keys written in the section only (cv_repeats and cv_repeat_below are not, here)
     assert list(wine) == [k for k in JOB_KEYS if k in wine]
-    assert set(JOB_KEYS) - set(wine) == {"k_max_per_dataset", "cv_repeats", "cv_repeat_below"}
+    assert set(JOB_KEYS) - set(wine) == {
+        "k_max_per_dataset",
+        "k_max_clip",
+        "cv_repeats",
+        "cv_repeat_below",
+    }
     # a dataset's own cap moves to the end; device only when it is not cpu, after the keys
     pima = ProtocolSettings.from_section(
         {**_as_the_rules_see_it("benchmark.yaml"), "device": "cuda"}

@@ -483,6 +483,47 @@ def dataset_entry(
     return entry
 
 
+def select_datasets(spec, datasets: Mapping, key: str) -> list[str]:
+    """The dataset names a config's ``datasets`` key stands for.
+
+    Parameters
+    ----------
+    spec : list of str or mapping
+        A list of names (returned as it is), or a selection ``{"registry": [tasks],
+        "except": [names]}``: every registered dataset of those tasks, in registry order, that
+        is neither a ``duplicate_of`` another nor named in ``except``. A registry entry added
+        later joins such a run without another edit.
+    datasets : mapping
+        The registry (name -> entry, as :meth:`Registry.as_dicts` gives it).
+    key : str
+        Where ``spec`` sits (``"main.datasets"``), for the message.
+
+    Raises
+    ------
+    ConfigError
+        A selection without a registry to select from, a name in ``except`` that is not
+        registered, or a selection that is empty.
+    """
+    if not isinstance(spec, Mapping):
+        return list(spec)
+    if not datasets:
+        raise ConfigError(f"config key {key}: a registry selection needs the dataset registry")
+    for i, name in enumerate(spec.get("except", [])):
+        if name not in datasets:
+            raise ConfigError(
+                f"config key {key}.except[{i}]: unknown dataset {name!r} (rlsbench datasets list)"
+            )
+    tasks, left_out = set(spec["registry"]), set(spec.get("except", []))
+    names = [
+        name
+        for name, entry in datasets.items()
+        if entry.get("task") in tasks and not entry.get("duplicate_of") and name not in left_out
+    ]
+    if not names:
+        raise ConfigError(f"config key {key}: the selection {dict(spec)!r} names no dataset")
+    return names
+
+
 def n_samples_of(entry: Mapping) -> int | None:
     """Examples of a registry entry after preprocessing (None when not given)."""
     return _count((entry or {}).get("expected", {}).get("n_samples"))

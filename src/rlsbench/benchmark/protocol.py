@@ -413,9 +413,12 @@ def k_max_for(settings, dataset_name, n_features):
     """Number of features to select: the per-dataset cap, else the global one, else all
     (:meth:`~rlsbench.benchmark.protocol_settings.ProtocolSettings.k_cap`; unlike
     :meth:`~rlsbench.benchmark.protocol_settings.ProtocolSettings.k_for`, a cap over
-    ``n_features`` is returned as it is)."""
-    k = ProtocolSettings.of(settings).k_cap(dataset_name)
-    return n_features if k is None else int(k)
+    ``n_features`` is returned as it is, unless ``k_max_clip`` says all features)."""
+    settings = ProtocolSettings.of(settings)
+    k = settings.k_cap(dataset_name)
+    if k is None:
+        return n_features
+    return int(min(k, n_features)) if settings.k_max_clip else int(k)
 
 
 def run_alpha_job(dataset, fold, settings):

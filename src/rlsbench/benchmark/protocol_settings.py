@@ -42,6 +42,7 @@ JOB_KEYS = (
     "standardize",
     "k_max",
     "k_max_per_dataset",
+    "k_max_clip",
     "memory_budget_mb",
     "time_budget_s",
     "flops_per_second",
@@ -226,6 +227,9 @@ class ProtocolSettings:
         Features to select (None: all).
     k_max_per_dataset : dict of str to int
         Per-dataset caps, over ``k_max``.
+    k_max_clip : bool
+        A cap above a dataset's feature count selects all its features (False: such a cap is
+        an error).
     memory_budget_mb : float
         A job whose estimated peak memory exceeds it is recorded as skipped.
     time_budget_s : float or dict of str to float
@@ -257,6 +261,7 @@ class ProtocolSettings:
     standardize: bool = True
     k_max: int | None = None
     k_max_per_dataset: dict = field(default_factory=dict)
+    k_max_clip: bool = False
     memory_budget_mb: float = 8000
     time_budget_s: Any = 3600
     flops_per_second: float = 2.0e9
@@ -289,6 +294,8 @@ class ProtocolSettings:
         }
         if self.device != "cpu":
             section["device"] = self.device
+        if self.k_max_clip:  # hashes of runs without it unchanged
+            section["k_max_clip"] = True
         if (self.cv_repeats, self.cv_repeat_below) != (1, 0):  # hashes of plain runs unchanged
             section["cv_repeats"] = self.cv_repeats
             section["cv_repeat_below"] = self.cv_repeat_below
@@ -324,6 +331,8 @@ class ProtocolSettings:
         for name, k in self.k_max_per_dataset.items():
             if not (_is_int(k) and k >= 1):
                 refuse(f"k_max_per_dataset.{name}", f"{k!r} is not an integer >= 1")
+        if not isinstance(self.k_max_clip, bool):
+            refuse("k_max_clip", f"{self.k_max_clip!r} is not true or false")
         for name in ("memory_budget_mb", "flops_per_second"):
             if not _is_positive(getattr(self, name)):
                 refuse(name, f"{getattr(self, name)!r} is not a number > 0")
@@ -402,17 +411,20 @@ class ProtocolSettings:
         Returns
         -------
         int
-            The per-dataset cap, else ``k_max``, else ``n_features``.
+            The per-dataset cap, else ``k_max``, else ``n_features``; with
+            :attr:`k_max_clip`, at most ``n_features``.
 
         Raises
         ------
         ValueError
-            The cap exceeds ``n_features``; the message names the key that set it
-            (``<key>.k_max`` or ``<key>.k_max_per_dataset.<dataset>``).
+            The cap exceeds ``n_features`` (without :attr:`k_max_clip`); the message names the
+            key that set it (``<key>.k_max`` or ``<key>.k_max_per_dataset.<dataset>``).
         """
         k = self.k_cap(dataset_name)
         if k is None:
             return int(n_features)
+        if self.k_max_clip:
+            return int(min(k, n_features))
         if k > n_features:
             where = (
                 f"{self.key}.k_max_per_dataset.{dataset_name}"

@@ -54,6 +54,8 @@ def check(main: dict, datasets: Mapping) -> None:
     datasets : mapping
         The dataset registry (name -> entry); empty = names are not checked.
     """
+    # a selection from the registry becomes its list of names here, once, for every reader
+    main["datasets"] = checks.select_datasets(main["datasets"], datasets, "main.datasets")
     if datasets:
         for i, name in enumerate(main["datasets"]):
             if name not in datasets:
@@ -80,13 +82,14 @@ def check(main: dict, datasets: Mapping) -> None:
             raise ConfigError(
                 f"config key main.k_max_per_dataset.{name}: {name!r} is not in main.datasets"
             )
+    clip = main.get("k_max_clip", False)
     for name in main["datasets"]:
         n_features = _expected(datasets, name, "n_features")
         if name in main["k_max_per_dataset"]:
             key, k = f"main.k_max_per_dataset.{name}", main["k_max_per_dataset"][name]
         else:
             key, k = "main.k_max", main["k_max"]
-        if k is not None and n_features is not None and k > n_features:
+        if k is not None and n_features is not None and k > n_features and not clip:
             raise ConfigError(
                 f"config key {key}: k_max = {k} exceeds the {n_features} features of "
                 f"dataset {name!r}"
@@ -103,12 +106,19 @@ def largest_k(main: dict, datasets: Mapping) -> tuple[int, str] | None:
     null`` and no shape in the registry)."""
     reach = []
     for name in main["datasets"]:
-        if name in main["k_max_per_dataset"]:
+        n_features = _expected(datasets, name, "n_features")
+        if (
+            main.get("k_max_clip")
+            and n_features is not None
+            and n_features < (main["k_max_per_dataset"].get(name, main["k_max"]) or n_features + 1)
+        ):
+            reach.append((n_features, f"the {n_features} features of dataset {name!r}"))
+        elif name in main["k_max_per_dataset"]:
             k = main["k_max_per_dataset"][name]
             reach.append((k, f"main.k_max_per_dataset.{name} = {k}"))
         elif main["k_max"] is not None:
             reach.append((main["k_max"], f"main.k_max = {main['k_max']}"))
-        elif (n_features := _expected(datasets, name, "n_features")) is not None:
+        elif n_features is not None:
             reach.append((n_features, f"the {n_features} features of dataset {name!r}"))
         else:
             return None
