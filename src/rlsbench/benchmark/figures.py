@@ -143,6 +143,7 @@ METHOD_STYLES: dict[str, dict[str, object]] = {
     "rfe_fraction": {"color": _RED, "marker": "D", "linestyle": _DASHED},
     "stability_lars": {"color": _ORANGE, "marker": "D", "linestyle": _LONGDASH},
     "somp": {"color": _PINK, "marker": "D", "linestyle": _DASHDOTDOT},
+    "ffs_rows": {"color": _PINK, "marker": "P", "linestyle": _DENSEDASH},
 }
 
 
