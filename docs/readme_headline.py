@@ -122,14 +122,24 @@ def benchmark_block(root=BENCHMARK, point=BENCHMARK_POINT, method="greedy_rls") 
     ranks = pd.read_csv(stats / "ranks.csv")
     friedman = pd.read_csv(stats / "friedman.csv")
     wilcoxon = pd.read_csv(stats / "wilcoxon.csv")
+    from rlsbench.studies.main.statistics import group_words
+
     config = __import__("json").loads((root / "provenance.json").read_text())["config"]["main"]
+    high = (config.get("statistics") or {}).get("high_dim_features")
+    regimes = (
+        f" Each task is also compared within its regimes: high-dimensional (at least {high} "
+        "features) and low-dimensional datasets."
+        if high
+        else ""
+    )
     lines = [
         f"**The reference benchmark** (`config/benchmark.yaml`: {len(config['methods'])} "
         f"methods on {len(config['datasets'])} public datasets under the protocol above, "
         f"{config['n_folds']}-fold CV; committed in `results/benchmark/`, its README gives the "
-        "wall time). Critical-difference diagrams of the mean test score over k = 1..K (K = 10, "
-        "or every feature of a smaller dataset; accuracy for classification, held-out R² for "
-        "regression; a bar joins the methods the Nemenyi test at α = 0.05 cannot tell apart):",
+        "wall time). Critical-difference diagrams of the mean test score over k = 1..K "
+        f"(K = {config['k_max']}, or every feature of a smaller dataset; accuracy for "
+        "classification, held-out R² for regression; a bar joins the methods the Nemenyi test "
+        f"at α = 0.05 cannot tell apart).{regimes}",
         "",
     ]
     sentences = []
@@ -144,7 +154,8 @@ def benchmark_block(root=BENCHMARK, point=BENCHMARK_POINT, method="greedy_rls") 
         worse = sorted(vs.loc[vs["significant"] & (vs["median_difference"] < 0), "method"])
         better = sorted(vs.loc[vs["significant"] & (vs["median_difference"] > 0), "method"])
         sentences.append(
-            f"on {group}{f' ([its diagram]({png}))' if group != first else ''} it ranks "
+            f"on {group_words(group)}{f' ([its diagram]({png}))' if group != first else ''} "
+            "it ranks "
             f"{_standing(these, method)}, Friedman p = "
             f"{test['p_chi2'].iloc[0]:.2g}; against it, the Holm-corrected Wilcoxon test over "
             f"the datasets finds {_names(worse)} significantly worse and {_names(better)} "
