@@ -144,6 +144,8 @@ METHOD_STYLES: dict[str, dict[str, object]] = {
     "stability_lars": {"color": _ORANGE, "marker": "D", "linestyle": _LONGDASH},
     "somp": {"color": _PINK, "marker": "D", "linestyle": _DASHDOTDOT},
     "ffs_rows": {"color": _PINK, "marker": "P", "linestyle": _DENSEDASH},
+    "mutual_info_binned": {"color": _CYAN, "marker": "D", "linestyle": _DASHDOT},
+    "abess_sis": {"color": _BLUE, "marker": "D", "linestyle": _LOOSEDASHDOTDOT},
 }
 
 
