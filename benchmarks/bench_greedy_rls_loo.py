@@ -20,9 +20,18 @@ Measured in the same run, interleaved, best of ``--repeats``:
   loaded machine a threaded BLAS waits for its threads at every call, and one thread can be
   the faster).
 
+Then the same fits and search on **one BLAS thread** (threadpoolctl; the greedy passes keep
+numba's threads), timed by CPU seconds of the process (``time.process_time``) as well as by
+the clock: CPU seconds move less with the other processes on a loaded machine than wall
+seconds. The tridiagonal search is also split into its phases, CPU seconds on one thread:
+**syrk** (``K = X Xᵀ + b² 1 1ᵀ``), **sytrd** (``K = Q T Qᵀ``, the reflectors),
+**orgqr** (Q formed from them) and **grid** (the rest of the search: per λ the LDLᵀ of
+``T + λI``, ``a = G y``, ``diag(G)`` and the criterion).
+
 Printed: the times, the ratios ``loo / fixed`` (measured) and ``(fixed + search) / fixed``
-for both searches, whether both searches chose the same λ, the load average and the threads.
-Other processes change absolute times: compare the ratios, and rerun at a quiet moment.
+for both searches, the same ratios in CPU seconds on one BLAS thread, the phases, whether
+all searches chose the same λ, the load average and the threads. Other processes change
+absolute times: compare the ratios, and rerun at a quiet moment.
 
 Run: ``python benchmarks/bench_greedy_rls_loo.py [--m 2000 --n 5000 --k 50] [--repeats 3]
 [--quick] [--json out.json]``.
@@ -37,13 +46,19 @@ import platform
 import time
 
 import numpy as np
+import scipy.linalg
 from threadpoolctl import threadpool_info, threadpool_limits
 
 from rlsbench import GreedyRLS
 from rlsbench.benchmark.atomic import atomic_write_text
 from rlsbench.benchmark.estimators import DEFAULT_ALPHAS
 from rlsbench.numerics.criteria import best_index, loo_mse
-from rlsbench.numerics.ridgecv.loo_grid import _eigh_grid, _kernel_matrix, choose_alpha_gram
+from rlsbench.numerics.ridgecv.loo_grid import (
+    _eigh_grid,
+    _kernel_matrix,
+    _tridiagonal_grid,
+    choose_alpha_gram,
+)
 from rlsbench.numerics.synthetic import make_two_gaussians
 
 
@@ -62,6 +77,37 @@ def choose_alpha_eigh(X, y, alphas, bias, threads=None):
     return float(alphas[best_index(mse, mse)])
 
 
+def search_phases(X, y, alphas, bias):
+    """CPU seconds of the tridiagonal search's phases (call on one BLAS thread): syrk, sytrd,
+    orgqr, and the grid as the rest of :func:`_tridiagonal_grid` (which runs SYTRD and ORGQR
+    once more: their own times are taken apart, on copies of the same input)."""
+    lapack = scipy.linalg.lapack
+    m = X.shape[0]
+    y2 = y.reshape(m, -1)
+    c0 = time.process_time()
+    kernel = _kernel_matrix(X, bias, lower=True)
+    c1 = time.process_time()
+    lwork = int(lapack.dsytrd_lwork(m, lower=1)[0])
+    packed, _, _, tau, _ = lapack.dsytrd(kernel.copy(order="F"), lower=1, lwork=lwork)
+    c2 = time.process_time()
+    reflectors = np.asfortranarray(packed[1:, : m - 1])
+    lwork = int(lapack.dorgqr(reflectors, tau[: m - 1], lwork=-1)[1][0])
+    c3 = time.process_time()
+    lapack.dorgqr(reflectors, tau[: m - 1], lwork=lwork, overwrite_a=1)
+    c4 = time.process_time()
+    dual, diag_g = _tridiagonal_grid(kernel, y2, alphas)
+    for i in range(diag_g.shape[1]):
+        loo_mse(dual[:, :, i] / diag_g[:, i, None])
+    c5 = time.process_time()
+    sytrd, orgqr = c2 - c1, c4 - c3
+    return {
+        "syrk": c1 - c0,
+        "sytrd": sytrd,
+        "orgqr": orgqr,
+        "grid": max(0.0, (c5 - c4) - sytrd - orgqr),
+    }
+
+
 def measure(m, n, k, repeats, seed=0):
     X, y = make_two_gaussians(m, n, seed=seed, n_informative=10)
     alphas = np.asarray(DEFAULT_ALPHAS)
@@ -76,15 +122,29 @@ def measure(m, n, k, repeats, seed=0):
         "search_eigh": lambda: choose_alpha_eigh(X, y, alphas, 1.0),
         "search_eigh_1thread": lambda: choose_alpha_eigh(X, y, alphas, 1.0, threads=1),
     }
+    # the same on one BLAS thread, timed by CPU seconds too
+    one_thread = {name: steps[name] for name in ("fixed", "loo", "search_tridiagonal")}
     times = {name: [] for name in steps}
+    cpu_1thread = {name: [] for name in one_thread}
+    wall_1thread = {name: [] for name in one_thread}
+    phases = []
     chosen = {}
     for _ in range(repeats):
         for name, step in steps.items():
             t0 = time.perf_counter()
             chosen[name] = step()
             times[name].append(time.perf_counter() - t0)
+        with threadpool_limits(limits=1, user_api="blas"):
+            for name, step in one_thread.items():
+                c0, t0 = time.process_time(), time.perf_counter()
+                chosen[name + "_1thread"] = step()
+                cpu_1thread[name].append(time.process_time() - c0)
+                wall_1thread[name].append(time.perf_counter() - t0)
+            phases.append(search_phases(X, y, alphas, 1.0))
     best = {name: min(values) for name, values in times.items()}
+    best_cpu = {name: min(values) for name, values in cpu_1thread.items()}
     fixed = best["fixed"]
+    fixed_cpu = best_cpu["fixed"]
     return {
         "m": m,
         "n": n,
@@ -94,14 +154,27 @@ def measure(m, n, k, repeats, seed=0):
         "same_alpha": chosen["search_tridiagonal"]
         == chosen["search_eigh"]
         == chosen["search_eigh_1thread"]
+        == chosen["search_tridiagonal_1thread"]
         == alpha,
-        "same_selection": bool(np.array_equal(chosen["fixed"], chosen["loo"])),
+        "same_selection": bool(
+            np.array_equal(chosen["fixed"], chosen["loo"])
+            and np.array_equal(chosen["fixed"], chosen["loo_1thread"])
+        ),
         "best_seconds": best,
         "all_seconds": times,
         "ratio_loo_over_fixed": best["loo"] / fixed,
         "ratio_with_tridiagonal_search": (fixed + best["search_tridiagonal"]) / fixed,
         "ratio_with_eigh_search": (fixed + best["search_eigh"]) / fixed,
         "ratio_with_eigh_1thread_search": (fixed + best["search_eigh_1thread"]) / fixed,
+        "best_cpu_seconds_1thread": best_cpu,
+        "all_cpu_seconds_1thread": cpu_1thread,
+        "all_wall_seconds_1thread": wall_1thread,
+        "cpu_ratio_loo_over_fixed_1thread": best_cpu["loo"] / fixed_cpu,
+        "cpu_ratio_with_tridiagonal_search_1thread": (fixed_cpu + best_cpu["search_tridiagonal"])
+        / fixed_cpu,
+        "search_phases_cpu_seconds_1thread": {
+            name: min(p[name] for p in phases) for name in phases[0]
+        },
         "load_average": load_average(),
         "blas_threads": [info["num_threads"] for info in threadpool_info()],
         "machine": platform.platform(),
@@ -111,6 +184,8 @@ def measure(m, n, k, repeats, seed=0):
 
 def report(r):
     b = r["best_seconds"]
+    c = r["best_cpu_seconds_1thread"]
+    ph = r["search_phases_cpu_seconds_1thread"]
     lines = [
         f"GreedyRLS on make_two_gaussians({r['m']}, {r['n']}), k = {r['k']}, "
         f"best of {r['repeats']} (load average {r['load_average']:.2f}, {r['cpus']} CPUs, "
@@ -123,6 +198,12 @@ def report(r):
         f"(fixed + search) / fixed = {r['ratio_with_eigh_search']:.2f}x",
         f"  search (eigh, 1 thread)   {b['search_eigh_1thread']:8.3f} s   "
         f"(fixed + search) / fixed = {r['ratio_with_eigh_1thread_search']:.2f}x",
+        f"  one BLAS thread, CPU seconds (process_time): fixed {c['fixed']:.3f} s, "
+        f"alpha='loo' {c['loo']:.3f} s, ratio {r['cpu_ratio_loo_over_fixed_1thread']:.2f}x; "
+        f"search {c['search_tridiagonal']:.3f} s, (fixed + search) / fixed = "
+        f"{r['cpu_ratio_with_tridiagonal_search_1thread']:.2f}x",
+        "  search phases, CPU seconds on one BLAS thread: "
+        + ", ".join(f"{name} {sec:.3f}" for name, sec in ph.items()),
         f"  same λ from the searches and the fit: {r['same_alpha']}; "
         f"same selection loo/fixed: {r['same_selection']}",
     ]

@@ -1,5 +1,6 @@
 """The LOO-search benchmark runs on a small problem: both searches and the fits choose one λ
-and the report prints every ratio (no time is asserted: times depend on the load)."""
+(on the BLAS's threads and on one) and the report prints every ratio, wall and CPU seconds,
+and the search's phases (no time is asserted: times depend on the load)."""
 
 import importlib.util
 import json
@@ -26,7 +27,14 @@ def test_small_run_chooses_one_alpha_and_prints_the_ratios(bench, tmp_path, caps
     assert result["same_alpha"] and result["same_selection"]
     assert json.loads(out.read_text())["alpha"] == result["alpha"]
     printed = capsys.readouterr().out
-    for label in ("alpha='loo' fit", "search (tridiagonal)", "search (eigh, before)", "ratio"):
+    for label in (
+        "alpha='loo' fit",
+        "search (tridiagonal)",
+        "search (eigh, before)",
+        "ratio",
+        "one BLAS thread, CPU seconds",
+        "search phases",
+    ):
         assert label in printed
     assert set(result["best_seconds"]) == {
         "fixed",
@@ -35,3 +43,6 @@ def test_small_run_chooses_one_alpha_and_prints_the_ratios(bench, tmp_path, caps
         "search_eigh",
         "search_eigh_1thread",
     }
+    assert set(result["best_cpu_seconds_1thread"]) == {"fixed", "loo", "search_tridiagonal"}
+    assert set(result["search_phases_cpu_seconds_1thread"]) == {"syrk", "sytrd", "orgqr", "grid"}
+    assert result["cpu_ratio_loo_over_fixed_1thread"] > 0

@@ -34,7 +34,7 @@ from rlsbench.numerics.validation import check_alphas, check_bias, check_criteri
 __all__ = ["loo_grid_gram", "choose_alpha_gram"]
 
 
-#: Columns of Q per block of the numba kernel (one thread's share of the LDLᵀ recurrence).
+#: Rows of Q per block of the numba kernel (one thread's share of the LDLᵀ recurrence).
 _DIAG_BLOCK = 64
 
 try:  # numba is a declared dependency; the NumPy recurrence keeps working without it
@@ -46,26 +46,32 @@ try:  # numba is a declared dependency; the NumPy recurrence keeps working witho
         n_alphas = inv_piv.shape[0]
         for blk in prange((m + block - 1) // block):
             lo = blk * block
-            hi = min(m, lo + block)
-            w = np.empty((n_alphas, hi - lo))
-            acc = np.empty((n_alphas, hi - lo))
+            nj = min(block, m - lo)
+            w = np.empty((n_alphas, nj))
+            acc = np.empty((n_alphas, nj))
+            # one λ's row of the state as a 1-d slice: LLVM vectorizes the loop over j then
+            # (indexing the 2-d state in the inner loop took twice as long, 2000 × 2000, R = 31)
+            q = Q[lo : lo + nj, 0]
             for r in range(n_alphas):
                 p = inv_piv[r, 0]
-                for j in range(lo, hi):
-                    v = Q[j, 0]
-                    w[r, j - lo] = v
-                    acc[r, j - lo] = v * v * p
+                w_r = w[r]
+                acc_r = acc[r]
+                for j in range(nj):
+                    w_r[j] = q[j]
+                    acc_r[j] = q[j] * q[j] * p
             for i in range(1, m):
+                q = Q[lo : lo + nj, i]
                 for r in range(n_alphas):
                     lr = mult[r, i - 1]
                     p = inv_piv[r, i]
-                    for j in range(lo, hi):
-                        v = Q[j, i] - lr * w[r, j - lo]
-                        w[r, j - lo] = v
-                        acc[r, j - lo] += v * v * p
+                    w_r = w[r]
+                    acc_r = acc[r]
+                    for j in range(nj):
+                        v = q[j] - lr * w_r[j]
+                        w_r[j] = v
+                        acc_r[j] += v * v * p
             for r in range(n_alphas):
-                for j in range(lo, hi):
-                    out[r, j] = acc[r, j - lo]
+                out[r, lo : lo + nj] = acc[r]
 
     HAVE_NUMBA = True
 except ImportError:  # pragma: no cover
