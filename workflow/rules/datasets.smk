@@ -30,17 +30,18 @@ rule download:
     resources:
         downloads=1,
     params:
+        function="rlsbench.benchmark.datasets.rules.download_rule",
         root=workflow.basedir,
         raw_dir=dsrules.RAW,
     script:
-        "../scripts/datasets_download.py"
+        "../scripts/call.py"
 
 
 rule prepare:
     input:
         lambda wildcards: dsrules.raw_input(DATASETS, wildcards.dataset),
     output:
-        dsrules.PREPARED,
+        prepared=dsrules.PREPARED,
     log:
         "results/datasets/logs/prepare/{dataset}.log",
     benchmark:
@@ -50,9 +51,10 @@ rule prepare:
     conda:
         "../../environment.yml"
     params:
+        function="rlsbench.benchmark.datasets.rules.prepare_rule",
         raw_dir=dsrules.RAW,
     script:
-        "../scripts/datasets_prepare.py"
+        "../scripts/call.py"
 
 
 rule datasets_all:

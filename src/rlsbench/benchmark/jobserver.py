@@ -80,8 +80,10 @@ CORE = (
     "rlsbench.benchmark.jobs",
 )
 #: What the server imports next, most needed first, while no job waits. A job that starts
-#: before a module is loaded imports it itself (slower, not wrong).
+#: before a module is loaded imports it itself (slower, not wrong). ``module:function`` also
+#: calls the function: the built-in dataset registry, validated once for every child.
 PRELOAD = (
+    "rlsbench.benchmark.datasets.registry:load_registry",
     "sklearn.base",
     "sklearn.model_selection",
     "sklearn.preprocessing",
@@ -530,7 +532,10 @@ def serve(path: str, *, idle_seconds: float | None = None) -> None:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     try:
-                        importlib.import_module(name)
+                        module, _, function = name.partition(":")
+                        loaded = importlib.import_module(module)
+                        if function:
+                            getattr(loaded, function)()
                     except Exception as exc:  # a job that needs it reports the error itself
                         print(f"preload {name}: {type(exc).__name__}: {exc}", file=sys.stderr)
                 if name == "matplotlib":

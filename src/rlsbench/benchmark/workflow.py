@@ -58,8 +58,19 @@ KNOWN_ERRORS = (JobError, ConfigError, DatasetError, DirtyTreeError, OSError, Va
 #: whether the job needs an interpreter of its own (:mod:`rlsbench.benchmark.jobserver`).
 BRIDGE_PARAMS = ("function", "own_process")
 
-#: Attributes of the Snakemake job passed to a function that has a parameter of that name.
-JOB_ATTRIBUTES = ("threads", "bench_iteration")
+#: Attributes of the Snakemake job passed to a function that has a parameter of that name
+#: (``workflow_config``: the run's whole config; ``log_file``: the rule's first log file).
+JOB_ATTRIBUTES = ("threads", "bench_iteration", "wildcards", "workflow_config", "log_file")
+
+
+def _job_attribute(smk, name: str):
+    if name == "bench_iteration":
+        return int(getattr(smk, name, None) or 0)
+    if name == "workflow_config":
+        return smk.config
+    if name == "log_file":
+        return str(smk.log[0])
+    return getattr(smk, name, None)
 
 
 def resolve(name: str) -> Callable:
@@ -94,8 +105,7 @@ def rule_arguments(smk, function: Callable) -> dict:
     accepted = inspect.signature(function).parameters
     for name in JOB_ATTRIBUTES:
         if name in accepted:
-            value = getattr(smk, name, None)
-            kwargs[name] = int(value or 0) if name == "bench_iteration" else value
+            kwargs[name] = _job_attribute(smk, name)
     missing = [n for n in kwargs if n not in accepted]
     if missing and not any(p.kind is p.VAR_KEYWORD for p in accepted.values()):
         raise TypeError(

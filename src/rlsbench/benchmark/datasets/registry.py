@@ -337,6 +337,22 @@ def _entries(data, node, source, base_dir) -> list:
     ]
 
 
+#: Validated entries of the package's own registry files, by (path, text): their schema check
+#: is most of a registry load (~0.5 s), and a job server's children inherit what it loaded
+#: (:func:`rlsbench.benchmark.jobserver.serve`). The specs are frozen, so sharing them is safe.
+_BUILTIN_ENTRIES: dict = {}
+
+
+def _builtin_entries(path: Path) -> list:
+    """:func:`_entries` of a built-in registry file, validated once per process and content."""
+    text = path.read_text()
+    key = (str(path), text)
+    if key not in _BUILTIN_ENTRIES:
+        data, node = _read_yaml(text, str(path))
+        _BUILTIN_ENTRIES[key] = _entries(data, node, str(path), None)
+    return _BUILTIN_ENTRIES[key]
+
+
 def _read_file(path) -> tuple:
     path = Path(path).expanduser()
     try:
@@ -431,20 +447,19 @@ def load_registry(path=None, *, extra=(), inline=None, inline_base=None) -> Regi
     if path is None:
         builtin = builtin_registry_file()
         source = str(builtin)
-        data, node = _read_yaml(builtin.read_text(), source)
-        base_dir = None
+        entries = _builtin_entries(builtin)
     else:
         data, node, source, base_dir = _read_file(path)
+        entries = _entries(data, node, source, base_dir)
     registry = Registry()
     registry.path = source
     registry.sources = [source]
-    for name, spec, _, _ in _entries(data, node, source, base_dir):
+    for name, spec, _, _ in entries:
         registry[name] = spec
     if path is None:
         for collection in builtin_collection_files():
             source = str(collection)
-            data, node = _read_yaml(collection.read_text(), source)
-            _merge(registry, _entries(data, node, source, None), source)
+            _merge(registry, _builtin_entries(collection), source)
             registry.sources.append(source)
     for extra_path in extra or ():
         data, node, source, base_dir = _read_file(extra_path)

@@ -138,6 +138,26 @@ def download_job(config, dataset, raw_dir, root, log_path) -> int:
     return _run_job(log_path, work, "download")
 
 
+def _exit_with(status: int) -> None:
+    # the job bridge has already pointed the root logger at the log, which the job writes
+    # itself (its one-line errors are the rule's report): leave the file to it
+    if status:
+        raise SystemExit(status)
+
+
+def download_rule(wildcards, workflow_config, raw_dir, root, log_file) -> None:
+    """The ``download`` rule's function (:mod:`rlsbench.benchmark.workflow`'s job bridge, so
+    that it runs in a warm child of the job server): :func:`download_job`."""
+    logging.getLogger().handlers.clear()
+    _exit_with(download_job(workflow_config, wildcards.dataset, raw_dir, root, log_file))
+
+
+def prepare_rule(wildcards, workflow_config, raw_dir, prepared, log_file) -> None:
+    """The ``prepare`` rule's function (the job bridge): :func:`prepare_job`."""
+    logging.getLogger().handlers.clear()
+    _exit_with(prepare_job(workflow_config, wildcards.dataset, raw_dir, prepared, log_file))
+
+
 def prepare_job(config, dataset, raw_dir, output, log_path) -> int:
     """The ``prepare`` rule: verified raw files of ``dataset`` -> ``output`` (.npz)."""
     from rlsbench.benchmark.datasets.prepare import prepare
