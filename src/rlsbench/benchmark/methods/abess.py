@@ -114,25 +114,41 @@ def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
 #: 1284 x 4322, for sizes 1, 25 and 50, and with ``max_iter=1``; abess 0.4.11, one thread)
 ABESS_FLOPS_PER_ENTRY = 150.0
 
-#: abess's cost of a call beyond the entries of X, at the nominal rate: the argument checks and
-#: the splicing rounds on the active set, which depend on the data more than on its shape (4 to
-#: 20 ms a call for sizes 1 … 50 among 100 columns of 54 to 180 rows: riboflavin's, nci9's and
-#: arcene's screened splits, :mod:`.abess_sis`)
+#: abess's cost per row and per call beyond the entries of X, at the nominal rate: the passes
+#: over the targets and residuals of each splicing round, which show on few columns and many
+#: rows (ijcnn1's split, 127521 x 22: 13.3 s for its 22 sizes, where the per-entry cost alone
+#: counts 5.8 s and the model 8.6 s; pmlb-201_pol's, 13500 x 48: 2.55 s for 48 sizes, the
+#: model 4.5 s)
+ABESS_FLOPS_PER_ROW = 2000.0
+
+#: abess's cost of a call beyond its rows and entries, at the nominal rate: the argument
+#: checks and the splicing rounds on the active set, which depend on the data more than on its
+#: shape (4 to 20 ms a call for sizes 1 … 50 among 100 columns of 54 to 180 rows:
+#: riboflavin's, nci9's and arcene's screened splits, :mod:`.abess_sis`)
 ABESS_CALL_FLOPS = 2.0e7
 
 
+def abess_calls_flops(m, n, k):
+    """Operations of abess's k calls (subset sizes 1 … k) on m rows and n columns, at the
+    nominal rate (the measured costs above).
+
+    Returns
+    -------
+    float
+    """
+    return float(k * (ABESS_FLOPS_PER_ENTRY * m * n + ABESS_FLOPS_PER_ROW * m + ABESS_CALL_FLOPS))
+
+
 def _abess_flops(m, n, k, t):
-    # one abess call per size (ABESS_FLOPS_PER_ENTRY: 300 before the measured points below,
+    # one abess call per size (the per-entry cost was 300 before the measured points below,
     # 2-2.5x over on every one of them), then one RLS fit per subset (m s²)
     sizes = np.arange(1, k + 1, dtype=np.float64)
-    return float(
-        k * (ABESS_FLOPS_PER_ENTRY * m * n + ABESS_CALL_FLOPS) + np.sum(4.0 * m * sizes**2 * t)
-    )
+    return abess_calls_flops(m, n, k) + float(np.sum(4.0 * m * sizes**2 * t))
 
 
 #: CPU seconds of one run, measured with ``benchmarks/bench_cost_models.py`` (one thread, the
-#: protocol's 10-fold training split of each set; usps and adult the same way through their
-#: registry entries): (data, m, n, k, t, seconds);
+#: protocol's 10-fold training split of each set; usps, adult, ijcnn1 and mnist5 the same way
+#: through their registry entries): (data, m, n, k, t, seconds);
 #: ``tests/benchmark/methods/test_cost_models.py`` holds each estimate within a factor 3.
 MEASURED_S = {
     "abess_best_subset": (
@@ -143,6 +159,8 @@ MEASURED_S = {
         ("COIL20", 1296, 1024, 50, 20, 6.05),
         ("usps", 8368, 256, 50, 10, 16.0),
         ("adult", 29304, 123, 50, 1, 15.2),
+        ("ijcnn1", 127521, 22, 22, 1, 13.3),
+        ("mnist5, 6300 rows", 6300, 780, 50, 1, 14.6),
     ),
 }
 

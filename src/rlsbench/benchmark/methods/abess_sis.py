@@ -40,7 +40,7 @@ from __future__ import annotations
 import numpy as np
 
 from rlsbench.benchmark.methods import Method
-from rlsbench.benchmark.methods.abess import ABESS_CALL_FLOPS, ABESS_FLOPS_PER_ENTRY, best_subsets
+from rlsbench.benchmark.methods.abess import abess_calls_flops, best_subsets
 from rlsbench.benchmark.methods.ranking import centered_targets, prepare, subsets_path
 
 
@@ -118,22 +118,21 @@ def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
 
 def _abess_sis_flops(m, n, k, t):
     # the screening (centring X and one product with the targets: about (10 + 2t) m n at the
-    # nominal rate), one abess call per size on the m x d kept columns (:mod:`.abess`'s
-    # per-entry and per-call costs), then one RLS fit per subset (m s²)
-    d = screening_size(m, n, k)
+    # nominal rate), one abess call per size on the m x d kept columns
+    # (:func:`.abess.abess_calls_flops`), then one RLS fit per subset (m s²)
     sizes = np.arange(1, k + 1, dtype=np.float64)
-    return float(
+    return (
         (10.0 + 2.0 * t) * m * n
-        + k * (ABESS_FLOPS_PER_ENTRY * m * d + ABESS_CALL_FLOPS)
-        + np.sum(4.0 * m * sizes**2 * t)
+        + abess_calls_flops(m, screening_size(m, n, k), k)
+        + float(np.sum(4.0 * m * sizes**2 * t))
     )
 
 
 #: CPU seconds of one run, measured like ``benchmarks/bench_cost_models.py`` does (one thread,
-#: ``time.process_time``, the protocol's 10-fold training split of each set; usps read through
-#: its registry entry; the machine under a load of 5 to 11 on 2 cores): (data, m, n, k, t,
-#: seconds);
-#: ``tests/benchmark/methods/test_cost_models.py`` holds each estimate within a factor 3.
+#: ``time.process_time``, the protocol's 10-fold training split of each set; usps, ailerons and
+#: the PMLB sets read through their registry entries; the machine under a load of 5 to 12 on 2
+#: cores): (data, m, n, k, t, seconds); ``tests/benchmark/methods/test_cost_models.py`` holds
+#: each estimate within a factor 3.
 MEASURED_S = {
     "abess_sis": (
         ("arcene", 180, 10000, 50, 1, 1.18),
@@ -144,6 +143,9 @@ MEASURED_S = {
         ("COIL20", 1296, 1024, 50, 20, 2.43),
         ("madelon", 2340, 500, 50, 1, 1.65),
         ("usps", 8368, 256, 50, 10, 15.8),
+        ("pmlb-201_pol", 13500, 48, 48, 1, 2.55),
+        ("pmlb-coil2000", 8839, 85, 50, 1, 3.15),
+        ("ailerons", 12375, 40, 40, 1, 2.44),
     ),
 }
 
