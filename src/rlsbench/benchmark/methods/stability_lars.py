@@ -82,10 +82,14 @@ def selection_scores(X, y, q, seed):
     half = max(m // 2, 2)
     probability = np.zeros(n)
     earliness = np.zeros(n)
+    # one half and its column-major copy for LARS, written over on every half
+    Xs = np.empty((half, n))
+    Xs_lars = np.empty((half, n), order="F")
     for _ in range(N_SUBSAMPLES):
         rows = rng.choice(m, size=half, replace=False)
         weights = rng.choice([WEAKNESS, 1.0], size=n)
-        Xs = X[rows] * weights
+        np.take(X, rows, axis=0, out=Xs)
+        Xs *= weights
         Xs -= Xs.mean(axis=0)
         Ys = Y[rows] - Y[rows].mean(axis=0)
         first = np.full(n, np.inf)
@@ -95,7 +99,14 @@ def selection_scores(X, y, q, seed):
             with warnings.catch_warnings():
                 # collinear columns and a path that reaches zero residual: LARS' notes
                 warnings.simplefilter("ignore", sklearn_exceptions.ConvergenceWarning)
-                _, _, coefs = sklm.lars_path(Xs, Ys[:, 0], method="lasso", max_iter=q)
+                # what lars_path(Xs, y) does first, with the same numbers: Xᵀy on the
+                # row-major half, then its column-major copy (here into the buffer, which
+                # LARS may overwrite: copy_X=False)
+                Xy = np.dot(Xs.T, Ys[:, 0])
+                Xs_lars[...] = Xs
+                _, _, coefs = sklm.lars_path(
+                    Xs_lars, Ys[:, 0], Xy=Xy, method="lasso", max_iter=q, copy_X=False
+                )
             order = _entries(coefs)[:q]
         else:
             order = np.empty(0, dtype=np.intp)
@@ -135,30 +146,40 @@ def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
 
 
 def _flops(m, n, k, t):
-    # per half (m/2 rows): the weighted, centred copy (4 (m/2) n), then k steps of either LARS
-    # (one correlation pass, 2 (m/2) n, and a fixed cost of about 1 ms, 2e6 at the nominal
-    # 2 GFLOP/s: scikit-learn's per-step work) or S-OMP (:func:`.somp.pursuit_flops`); then the RLS
-    # path. Measured with scikit-learn 1.9.1, one thread, k = 50: 9 s on arcene's training
-    # split (180 x 10000) and 25 s on BASEHOCK's (1793 x 4862) against 9.5 and 27 s estimated
+    # per half (m/2 rows): gathering, weighting and centring the half and LARS's column-major
+    # copy of it, five memory-bound passes (16 (m/2) n at the nominal 2 GFLOP/s), then k steps
+    # of either LARS (one correlation pass, 2 (m/2) n, and scikit-learn's per-step work, about
+    # 0.4 ms plus 50 ns a feature: 8e5 + 100 n) or S-OMP (:func:`.somp.pursuit_flops`); then
+    # the RLS path.
+    # Where a half's time goes (scikit-learn 1.9.1, one thread, k = 50, under a load of 4-7 on
+    # two cores): on BASEHOCK's training split (1793 x 4862) 74 ms the passes before LARS,
+    # 137 ms the 50 correlation passes, 43 ms the rest of LARS's steps; on arcene's (180 x
+    # 10000) 13 ms, 37 ms and 56 ms. What LARS computes fixes the correlation passes and the
+    # per-step cost: a precomputed Gram matrix (X_halfᵀ X_half, cheaper on tall halves)
+    # changes the first 50 entries on 9 of 10 halves of adult's training split (one-hot
+    # columns, degenerate active sets), so it is not used.
     half = m / 2.0
     if t > 1:
-        per_half = 4.0 * half * n + pursuit_flops(half, n, k, t)
+        per_half = 16.0 * half * n + pursuit_flops(half, n, k, t)
     else:
-        per_half = 4.0 * half * n + k * (2.0 * half * n + 2e6)
+        per_half = 16.0 * half * n + k * (2.0 * half * n + 8e5 + 100.0 * n)
     return N_SUBSAMPLES * per_half + 4.0 * k * k * m * t
 
 
 #: CPU seconds of one run, measured with ``benchmarks/bench_cost_models.py`` (one thread, the
-#: protocol's 10-fold training split of each set; 10 or 20 of the halves timed and scaled to
-#: all of them): (data, m, n, k, t, seconds); ``tests/benchmark/methods/test_cost_models.py``
-#: holds each estimate within a factor 3. On arcene-like data (180 x 10000, k = 50) a 10-fold
-#: job takes about 50 CPU s (the measurement here, on a lightly loaded machine; 11 s a fold
-#: under a load of 6 on two cores).
+#: protocol's 10-fold training split of each set; 20 of the halves timed and scaled to all of
+#: them, under a load of 4-7 on two cores): (data, m, n, k, t, seconds);
+#: ``tests/benchmark/methods/test_cost_models.py`` holds each estimate within a factor 3.
+#: On a lightly loaded machine arcene's run took 5.3 s (about 50 CPU s a 10-fold job).
 MEASURED_S = {
     "stability_lars": (
-        ("arcene", 180, 10000, 50, 1, 5.3),
-        ("nci9", 54, 9712, 50, 9, 2.42),
-        ("TOX_171", 153, 5748, 50, 4, 3.56),
+        ("arcene", 180, 10000, 50, 1, 9.9),
+        ("nci9", 54, 9712, 50, 9, 2.67),
+        ("TOX_171", 153, 5748, 50, 4, 4.0),
+        ("BASEHOCK", 1793, 4862, 50, 1, 35.4),
+        ("madelon", 2340, 500, 50, 1, 3.72),
+        # adult from ../shared/datasets (the registry's reader), 10 halves timed
+        ("adult", 29304, 123, 50, 1, 12.0),
     ),
 }
 
