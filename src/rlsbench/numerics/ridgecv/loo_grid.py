@@ -158,10 +158,18 @@ def _tridiagonal_grid(kernel, y2, alphas):
     """``(a, diag(G))`` for every λ from ``K = Q T Qᵀ`` (lower triangle; T tridiagonal).
 
     One Householder tridiagonalization (SYTRD, O(m³) of which half BLAS-2) and Q formed
-    (ORGQR, BLAS-3); then per λ the LDLᵀ of ``T + λI`` (PTTRF, O(m)), ``a = Q (T + λI)⁻¹ Qᵀ y``
-    (PTTRS, one GEMM for the whole grid) and ``diag(G) = Σ_i (L⁻¹ Qᵀ)[i]² / D_i``
-    (:func:`_ldl_inverse_diagonal`, O(m²) per λ). An eigendecomposition also diagonalises T
-    and multiplies Q by its eigenvectors (a D&C solve and an m×m GEMM more).
+    (ORGQR, BLAS-3), then :func:`_grid_from_tridiagonal`. An eigendecomposition also
+    diagonalises T and multiplies Q by its eigenvectors (a D&C solve and an m×m GEMM more).
+    """
+    return _grid_from_tridiagonal(*_tridiagonalize(kernel), y2, alphas)
+
+
+def _grid_from_tridiagonal(Q, diag_t, off_t, y2, alphas):
+    """``(a, diag(G))`` for every λ from ``K = Q T Qᵀ`` (T by its diagonal and subdiagonal).
+
+    Per λ the LDLᵀ of ``T + λI`` (PTTRF, O(m)), ``a = Q (T + λI)⁻¹ Qᵀ y`` (PTTRS, one GEMM
+    for the whole grid) and ``diag(G) = Σ_i (L⁻¹ Qᵀ)[i]² / D_i``
+    (:func:`_ldl_inverse_diagonal`, O(m²) per λ).
 
     T is PSD, so every pivot of ``T + λI`` is at least λ in exact arithmetic; a pivot below
     λ/2 (rounding at the scale of λ: λ ≪ ε‖K‖ on a rank-deficient K) sends the whole grid to
@@ -169,8 +177,7 @@ def _tridiagonal_grid(kernel, y2, alphas):
     eigenvalues at 0 as :func:`_eigh_grid` does.
     """
     lapack = scipy.linalg.lapack
-    m = kernel.shape[0]
-    Q, diag_t, off_t = _tridiagonalize(kernel)
+    m = Q.shape[0]
     n_alphas = len(alphas)
     t = y2.shape[1]
     piv = np.empty((n_alphas, m))
