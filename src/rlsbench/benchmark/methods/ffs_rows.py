@@ -51,7 +51,7 @@ N_FOLDS = 10
 N_LAMBDAS = 50
 
 #: Work arrays of one block of candidates (the products with Q and P) stay under this size.
-BLOCK_BYTES = 4 * 2**20
+BLOCK_BYTES = 2**20
 
 
 class _FoldCovariances:
@@ -75,13 +75,19 @@ class _FoldCovariances:
         The same rows of A (the sum over folds).
     """
 
-    def __init__(self, X, Y, folds, capacity):
+    def __init__(self, X, Y, folds, capacity, bias):
         order = np.argsort(folds, kind="stable")
-        self.X = X[order]
-        Y = Y[order]
         K = int(folds.max()) + 1
         bounds = np.searchsorted(folds[order], np.arange(K + 1))
         self.blocks = [slice(int(bounds[k]), int(bounds[k + 1])) for k in range(K)]
+        # one copy of X, with the bias column, written fold by fold
+        m, n = X.shape
+        self.X = np.empty((m, n + (bias != 0)))
+        for b in self.blocks:
+            self.X[b, :n] = X[order[b]]
+        if bias != 0:
+            self.X[:, n] = float(bias)
+        Y = Y[order]
         N, t = self.X.shape[1], Y.shape[1]
         self.diag_v = np.stack([np.einsum("ij,ij->j", self.X[b], self.X[b]) for b in self.blocks])
         self.Bv = np.stack([self.X[b].T @ Y[b] for b in self.blocks])
@@ -226,12 +232,11 @@ def forward_rows(X, y, k, *, bias, seed, n_folds=N_FOLDS, n_lambdas=N_LAMBDAS):
     m, n = X.shape
     if not 1 <= k <= n:
         raise ValueError(f"k must be in [1, n_features={n}], got {k}")
-    fixed = []
-    if bias != 0:
-        X = np.hstack([X, np.full((m, 1), float(bias))])
-        fixed = [n]
-    cov = _FoldCovariances(X, Y, make_folds(m, min(n_folds, m), seed=seed), k + len(fixed))
-    scale = cov.diag_A.sum() / X.shape[1]
+    fixed = [n] if bias != 0 else []
+    folds = make_folds(m, min(n_folds, m), seed=seed)
+    cov = _FoldCovariances(X, Y, folds, k + len(fixed), bias)
+    N = cov.X.shape[1]
+    scale = cov.diag_A.sum() / N
     if not scale > 0:
         raise ValueError("covariance has zero trace: all features are zero")
     lambdas = scale * np.logspace(-8.0, 2.0, int(n_lambdas))
@@ -239,7 +244,7 @@ def forward_rows(X, y, k, *, bias, seed, n_folds=N_FOLDS, n_lambdas=N_LAMBDAS):
         cov.add(j)
     e0 = _set_errors(cov, lambdas)
     sse, lam_idx, order = [float(e0.min())], [int(np.argmin(e0))], []
-    chosen = np.zeros(X.shape[1], dtype=bool)
+    chosen = np.zeros(N, dtype=bool)
     chosen[fixed] = True
     for step in range(k):
         err = _step_errors(cov, lambdas)
@@ -303,8 +308,8 @@ def _flops(m, n, k, t):
     # Per step with s features in the model (the bias column counted), per fold and per
     # candidate: Q and P (4 s²), the products with Q and P of the (R·t) × s and R × s matrices
     # (R s (4 + 6 t)) and the validation term (2 R s h, h = min(s, M/K, (s + 1) / 2)), at dgemm
-    # speed on panels of inner size s (about 3.5x the nominal rate); the candidate-wise
-    # arithmetic on (R, t, N) arrays (about 5 nominal operations each: memory-bound NumPy);
+    # speed on panels of inner size s (about 5x the nominal rate); the candidate-wise
+    # arithmetic on (R, t, N) arrays (about 3.5 nominal operations each: memory-bound NumPy);
     # about 1 ms of fixed cost per fold and step; and per step one pass over X for the new
     # rows. Measured points: MEASURED_S.
     K, R = N_FOLDS, N_LAMBDAS
@@ -313,15 +318,35 @@ def _flops(m, n, k, t):
     for s in range(1, k + 1):
         h = min(s, m / K, (s + 1) / 2)
         gemm = 4.0 * s * s + R * s * (4.0 + 6.0 * t + 2.0 * h)
-        total += K * N * (gemm / 3.5 + R * (20.0 * t + 50.0))
+        total += K * N * (gemm / 5.0 + R * (14.0 * t + 35.0))
     return total
 
 
 def _memory(m, n, k):
-    # X sorted by fold, the rows of A_v per fold and of A (k + 1 of each), and the work arrays
-    # of one block of candidates
+    # the caller's X and the copy sorted by fold, the rows of A_v per fold and of A (k + 1 of
+    # each), the fold diagonals and cross-covariances (4 K N, times t outputs for the latter:
+    # a few MB on the wide sets), and the work arrays of a block of candidates (BLOCK_BYTES
+    # each)
     N = n + 1
-    return 8 * (2 * m * N + (N_FOLDS + 1) * (k + 1) * N + 4 * N_FOLDS * N) + 2 * BLOCK_BYTES
+    return 8 * (2 * m * N + (N_FOLDS + 1) * (k + 1) * N + 4 * N_FOLDS * N) + 16 * BLOCK_BYTES
+
+
+#: CPU seconds of one run, measured with ``benchmarks/bench_cost_models.py`` (one thread, the
+#: protocol's 10-fold training split of each set, k = 50, under a load of 4-7 on two cores):
+#: (data, m, n, k, t, seconds); ``tests/benchmark/methods/test_cost_models.py`` holds each
+#: estimate within a factor 3. ``ffs`` needs 8 GB for arcene's fold covariances alone.
+MEASURED_S = {
+    "ffs_rows": (
+        ("madelon", 2340, 500, 50, 1, 2.46),
+        ("Yale", 148, 1024, 50, 15, 10.3),
+        ("GLIOMA", 45, 4434, 50, 4, 15.5),
+        ("Prostate_GE", 91, 5966, 50, 1, 14.4),
+        ("Isolet", 1404, 617, 50, 26, 12.5),
+        ("TOX_171", 153, 5748, 50, 4, 23.2),
+        ("arcene", 180, 10000, 50, 1, 28.1),
+        ("nci9", 54, 9712, 50, 9, 46.0),
+    ),
+}
 
 
 # One entry point in pyproject.toml ([project.entry-points."rlsbench.methods"]).
