@@ -15,6 +15,22 @@ m×m GEMM more: on 2000 × 5000, quiet 2-core machine, the tridiagonal search to
 The primal side (m > n) is
 :func:`~rlsbench.numerics.rls.loo_grid` unchanged, which already takes the n×n Gram matrix.
 
+Where the time goes (2000 × 5000, 31 values of λ, CPU seconds on one BLAS thread, load 9 on
+2 cores): SYRK 0.61, SYTRD 0.97, ORGQR 0.49, the whole grid 0.08, against 0.88 for the fit
+at fixed λ (k = 50), so that ``alpha="loo"`` took 3.4 fits; at load 3 SYTRD took 0.64 (its
+half of matrix-vector products reads the trailing matrix from a shared cache). The
+factorizations are the floor; what was tried against them:
+
+- the fit that follows cannot reuse K or its factors: greedy RLS keeps ``G = (X_S X_Sᵀ +
+  λI)⁻¹`` of the selected columns only (the cache ``G X``), never the kernel of all of them;
+- Q cannot stay implicit: ``diag(G)_j = e_jᵀ Q (T + λI)⁻¹ Qᵀ e_j`` reads every row of Q, and
+  applying the reflectors (ORMTR) to the identity costs 2m³ against ORGQR's 4m³/3; ORMTR
+  would only replace the GEMMs of ``a = G y``, which take 0.01 s;
+- the two-stage reduction (SYTRD_2STAGE: BLAS-3 to a band, then bulge chasing) is in neither
+  ``scipy.linalg.lapack`` nor ``cython_lapack``, LAPACK has no routine that applies its
+  second stage's reflectors, and keeping the band makes ``diag(G)`` O(m² b) per λ;
+- ORGQR from NumPy GEMMs on blocks of 64-256 reflectors: 0.52-0.82 s against LAPACK's 0.48.
+
 The scikit-learn estimators use this search for ``alpha="loo"``; the benchmark protocol keeps
 :func:`~rlsbench.numerics.rls.choose_alpha`. Both pick the same grid value (ties aside): the
 Gram matrix perturbs the residuals by about ``ε σ²_max / λ`` (relative), as on the primal side.
