@@ -146,6 +146,10 @@ METHOD_STYLES: dict[str, dict[str, object]] = {
     "ffs_rows": {"color": _PINK, "marker": "P", "linestyle": _DENSEDASH},
     "mutual_info_binned": {"color": _CYAN, "marker": "D", "linestyle": _DASHDOT},
     "abess_sis": {"color": _BLUE, "marker": "D", "linestyle": _LOOSEDASHDOTDOT},
+    # Ramona et al.'s rankers at that scale: the original's colour, one marker shape
+    "svm_rfe_fraction": {"color": _RED, "marker": ">", "linestyle": _DASHDOTDOT},
+    "arom_l2svm": {"color": _ORANGE, "marker": ">", "linestyle": _DENSEDASH},
+    "sas_primal": {"color": _BROWN, "marker": ">", "linestyle": _SOLID},
 }
 
 
