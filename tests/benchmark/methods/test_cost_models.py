@@ -41,6 +41,7 @@ POINTS = _measured_points()
 def test_the_methods_fixed_for_issue_41_record_their_measured_points():
     recorded = {point.values[0] for point in POINTS}
     assert {"enet_path", "lasso_path", "omp", "stability_selection"} <= recorded
+    assert {"svm_rfe_fraction", "arom_l2svm", "sas_primal"} <= recorded
 
 
 @pytest.mark.parametrize(("name", "data", "m", "n", "k", "t", "seconds"), POINTS)
