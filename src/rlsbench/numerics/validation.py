@@ -11,7 +11,10 @@ import numbers
 import numpy as np
 from array_api_compat import is_array_api_obj, is_numpy_array
 
-from rlsbench.numerics._scan import max_abs
+from rlsbench.lazy import lazy_module
+
+#: numba kernels, compiled on first use (not when the workflow reads the methods)
+_scan = lazy_module("rlsbench.numerics._scan")
 
 CRITERIA = ("squared", "zero_one")
 
@@ -49,7 +52,7 @@ def check_numeric(values, name, *, return_max_abs=False, **check_array_kwargs):
                 input_name=name,
                 **{**check_array_kwargs, "ensure_all_finite": False},
             )
-            top = max_abs(values)
+            top = _scan.max_abs(values)
             if np.isfinite(top):
                 return (values, top) if return_max_abs else values
         values = check_array(values, dtype=np.float64, input_name=name, **check_array_kwargs)
@@ -60,7 +63,7 @@ def check_numeric(values, name, *, return_max_abs=False, **check_array_kwargs):
         if not message.startswith((name, f"Input {name} ")):
             raise ValueError(f"{name}: {message}") from None
         raise
-    return (values, max_abs(values)) if return_max_abs else values
+    return (values, _scan.max_abs(values)) if return_max_abs else values
 
 
 def check_X_y(X, y, *, return_x_scale=False):

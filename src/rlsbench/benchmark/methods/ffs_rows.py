@@ -49,7 +49,7 @@ from rlsbench.numerics.ridgecv.kfold_lambda import (
     ridge_weights,
     shifted_eigh,
 )
-from rlsbench.numerics.selection._common import pick_winner
+from rlsbench.numerics.selection import pick_winner
 
 #: K and R of :mod:`.ffs` (``run_for_protocol``'s defaults).
 N_FOLDS = 10

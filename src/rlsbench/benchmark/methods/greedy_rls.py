@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from rlsbench.benchmark.methods import Method
-from rlsbench.numerics.selection import greedy_rls
+from rlsbench.lazy import lazy_module
+
+#: loaded when a selection runs, not when the workflow reads the method (numba comes with it)
+selection = lazy_module("rlsbench.numerics.selection")
 
 
 def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
     """Greedy RLS path with the protocol's λ; ``seed`` is unused (deterministic)."""
-    return greedy_rls(X, y, k, alpha, bias=bias, criterion=criterion, n_jobs=n_jobs)
+    return selection.greedy_rls(X, y, k, alpha, bias=bias, criterion=criterion, n_jobs=n_jobs)
 
 
 #: CPU seconds of one run, measured with ``benchmarks/bench_cost_models.py`` (one thread, the

@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 from rlsbench.benchmark.methods import Method
-from rlsbench.numerics.selection import lowrank_lssvm, memory_bytes
+from rlsbench.lazy import lazy_module
+
+#: loaded when a selection runs, not when the workflow reads the method (numba comes with it)
+selection = lazy_module("rlsbench.numerics.selection")
 
 
 def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
     """Low-rank LS-SVM path; refuses (ValueError) beyond its default memory budget."""
-    return lowrank_lssvm(X, y, k, alpha, bias=bias, criterion=criterion)
+    return selection.lowrank_lssvm(X, y, k, alpha, bias=bias, criterion=criterion)
 
 
 method = Method(
     name="lowrank_lssvm",
     run=run,
     description="low-rank updated LS-SVM (Ojeda et al.; Pahikkala et al. Alg. 2), O(km²n)",
-    memory_bytes=lambda m, n, k: memory_bytes(m, n, k),
+    memory_bytes=lambda m, n, k: selection.memory_bytes(m, n, k),
     # Algorithm 2: k rounds of n rank-one updates of the m×m matrix G, per output
     flops=lambda m, n, k, t: 2.0 * k * m * m * n * t,
     # a zero column leaves the model and its LOO error as they are: scored like the others;

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from rlsbench.benchmark.methods import Method
 from rlsbench.benchmark.methods.ranking import protocol_flops
-from rlsbench.numerics.selection import random_selection
+from rlsbench.lazy import lazy_module
+
+#: loaded when a selection runs, not when the workflow reads the method (numba comes with it)
+selection = lazy_module("rlsbench.numerics.selection")
 
 
 def run(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
     """RLS path along ``k`` features drawn at random with ``seed``."""
-    return random_selection(X, y, k, alpha, bias=bias, criterion=criterion, seed=seed)
+    return selection.random_selection(X, y, k, alpha, bias=bias, criterion=criterion, seed=seed)
 
 
 method = Method(

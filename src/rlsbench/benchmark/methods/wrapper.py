@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from rlsbench.benchmark.methods import Method
-from rlsbench.numerics.selection import wrapper
+from rlsbench.lazy import lazy_module
+
+#: loaded when a selection runs, not when the workflow reads the method (numba comes with it)
+selection = lazy_module("rlsbench.numerics.selection")
 
 #: Interpreter and allocation cost of one small RLS fit, in flop equivalents (≈100 µs at
 #: 2 GFLOP/s, measured on the black-box wrapper); it dominates the wrappers on small data.
@@ -30,12 +33,12 @@ def wrapper_flops(m, n, k, t, fits_per_candidate):
 
 def run_blackbox(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
     """Algorithm 1 as written: m retrainings per candidate set."""
-    return wrapper(X, y, k, alpha, bias=bias, criterion=criterion, loo="blackbox")
+    return selection.wrapper(X, y, k, alpha, bias=bias, criterion=criterion, loo="blackbox")
 
 
 def run_loo(X, y, *, alpha, k, criterion, bias, seed, n_jobs):
     """Algorithm 1 with the constant-time LOO shortcut (eq. 7/8) per candidate set."""
-    return wrapper(X, y, k, alpha, bias=bias, criterion=criterion, loo="shortcut")
+    return selection.wrapper(X, y, k, alpha, bias=bias, criterion=criterion, loo="shortcut")
 
 
 wrapper_blackbox = Method(

@@ -14,8 +14,25 @@ M. Ramona, G. Richard, B. David, "Multiclass feature selection with kernel Gram-
 criteria", IEEE Trans. Neural Netw. Learn. Syst. 23(10):1611-1623, 2012.
 """
 
-from rlsbench.numerics.kernel.kernels import ScaledKernel
-from rlsbench.numerics.kernel.selectors import KFDS, SAS, SCSS, SFS, FisherScore
-from rlsbench.numerics.kernel.wrappers import AROM, R2W2, SVMRFE
+import importlib
+
+#: Where each public name lives. Loaded on first use (PEP 562): the selectors and wrappers are
+#: scikit-learn estimators, and a module that needs only the kernels or the alignment (the
+#: workflow reading the ramona part's rules) should not import scikit-learn with them.
+_HOME = {
+    "ScaledKernel": "kernels",
+    **dict.fromkeys(("KFDS", "SAS", "SCSS", "SFS", "FisherScore"), "selectors"),
+    **dict.fromkeys(("AROM", "R2W2", "SVMRFE"), "wrappers"),
+}
 
 __all__ = ["AROM", "KFDS", "R2W2", "SAS", "SCSS", "SFS", "SVMRFE", "FisherScore", "ScaledKernel"]
+
+
+def __getattr__(name):
+    if name in _HOME:
+        return getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

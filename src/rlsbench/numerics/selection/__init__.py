@@ -17,17 +17,22 @@ off a direct solve, float64 digits lost to a tiny λ) and :class:`TiedCriteriaWa
 candidate of a round tied, the lowest index won).
 """
 
-from rlsbench.numerics.selection._common import (
-    LOOPrecisionWarning,
-    SelectionError,
-    TiedCriteriaWarning,
-    pick_winner,
-)
-from rlsbench.numerics.selection.greedy import greedy_rls
-from rlsbench.numerics.selection.lowrank import lowrank_lssvm, memory_bytes
-from rlsbench.numerics.selection.order import ridge_path
-from rlsbench.numerics.selection.random import random_selection
-from rlsbench.numerics.selection.wrapper import wrapper
+import importlib
+
+#: Where each public name lives, loaded on first use (PEP 562): the selectors compile numba
+#: kernels, and a module that needs one of them, or only :func:`memory_bytes` (the workflow
+#: planning its jobs), should not load the others.
+_HOME = {
+    **dict.fromkeys(
+        ("LOOPrecisionWarning", "SelectionError", "TiedCriteriaWarning", "pick_winner"), "_common"
+    ),
+    "greedy_rls": "greedy",
+    "lowrank_lssvm": "lowrank",
+    "memory_bytes": "lowrank",
+    "ridge_path": "order",
+    "random_selection": "random",
+    "wrapper": "standard_wrapper",
+}
 
 __all__ = [
     "greedy_rls",
@@ -41,3 +46,13 @@ __all__ = [
     "TiedCriteriaWarning",
     "pick_winner",
 ]
+
+
+def __getattr__(name):
+    if name in _HOME:
+        return getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

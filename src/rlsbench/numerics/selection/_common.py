@@ -8,10 +8,13 @@ import warnings
 import numpy as np
 
 from rlsbench.errors import RLSBenchError, RLSBenchWarning
-from rlsbench.numerics._scan import max_abs
+from rlsbench.lazy import lazy_module
 from rlsbench.numerics.criteria import TIE_RTOL, best_index, loo_mse, loo_zero_one
 from rlsbench.numerics.path import SelectionPath
 from rlsbench.numerics.validation import check_problem
+
+#: numba kernels, compiled on first use (not when the workflow reads the methods)
+_scan = lazy_module("rlsbench.numerics._scan")
 
 #: Relative gap between a selector's LOO MSE and the LOO MSE of a direct solve on the same
 #: features (:func:`check_loo_precision`) above which the LOO values are reported as untrusted.
@@ -81,7 +84,7 @@ def check_scale(X, alpha, *, bias=0.0, method, x_scale=None):
     x_scale : float
         max |x|.
     """
-    data_scale = max_abs(X) if x_scale is None else float(x_scale)
+    data_scale = _scan.max_abs(X) if x_scale is None else float(x_scale)
     x_scale = max(data_scale, abs(float(bias)))
     m = X.shape[0]
     with np.errstate(over="ignore"):
@@ -196,7 +199,7 @@ def _x_scale(x_scale):
     """max |x| from what :func:`check_loo_precision` and :func:`warn_tied` take."""
     if callable(x_scale):
         return float(x_scale())
-    return max_abs(x_scale) if np.ndim(x_scale) > 0 else float(x_scale)
+    return _scan.max_abs(x_scale) if np.ndim(x_scale) > 0 else float(x_scale)
 
 
 def all_tied(crit, tiebreak, open_, rtol=TIE_RTOL):
@@ -326,7 +329,7 @@ def pick_winner(
             int(chosen.sum()) if chosen.dtype == bool else np.unique(chosen).size
         )
         if x_scale is not None and np.ndim(x_scale) > 0:
-            x_scale = max_abs(x_scale)
+            x_scale = _scan.max_abs(x_scale)
         scale = "" if x_scale is None else f", max |x| = {float(x_scale):.3g}"
         lam = (
             ""
@@ -366,7 +369,7 @@ def prepare(X, y, k, alpha, bias, criterion, *, method="selector"):
     single = y.ndim == 1
     y2 = np.ascontiguousarray(y.reshape(y.shape[0], -1))
     check_scale(X, alpha, bias=bias, method=method, x_scale=x_scale)
-    check_target_scale(max_abs(y2), *y2.shape, method=method)
+    check_target_scale(_scan.max_abs(y2), *y2.shape, method=method)
     check_target(y2, criterion, method=method)
     return np.ascontiguousarray(X), y2, single, k, alpha, bias, criterion
 

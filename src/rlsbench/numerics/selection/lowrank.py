@@ -10,8 +10,8 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from scipy.linalg import blas
 
+from rlsbench.lazy import lazy_module
 from rlsbench.numerics.array_api import numpy_only
 from rlsbench.numerics.selection._common import (
     PathRecorder,
@@ -21,7 +21,10 @@ from rlsbench.numerics.selection._common import (
     prepare,
     zero_one_targets,
 )
-from rlsbench.numerics.selection._scoring import pass_numpy
+
+# loaded when a selection runs: memory_bytes (the workflow planning jobs) needs neither
+blas = lazy_module("scipy.linalg.blas")
+_scoring = lazy_module("rlsbench.numerics.selection._scoring")
 
 #: Default budget for the m×m matrix and the per-round products.
 DEFAULT_MAX_MEMORY_BYTES = 2 * 1024**3
@@ -100,7 +103,7 @@ def lowrank_lssvm(
         s = np.einsum("ji,ij->i", X, GXt)  # v^T G v
         xta = X.T @ a
         d = np.diagonal(G).copy()
-        sq, err = pass_numpy(GXt, active, None, s, xta, a, d, y2, ycls, zero_one)
+        sq, err = _scoring.pass_numpy(GXt, active, None, s, xta, a, d, y2, ycls, zero_one)
         mse = sq / m
         crit = err / m if zero_one else mse
         b = pick_winner(

@@ -21,7 +21,6 @@ from rlsbench.benchmark.parallel import map_tasks
 from rlsbench.benchmark.timing import Stopwatch
 from rlsbench.numerics.kernel.alignment import encode_labels
 from rlsbench.numerics.kernel.kernels import ScaledKernel
-from rlsbench.numerics.kernel.wrappers import joachims_C
 from rlsbench.numerics.synthetic import make_toy
 from rlsbench.studies.ramona.coupling import pairwise_coupling
 
@@ -152,6 +151,8 @@ def fit_svm(
         svc = SVC(kernel="poly", degree=degree, gamma=gamma, coef0=1.0)
     else:
         raise ValueError(f"kernel must be one of {EXPERIMENT_KERNELS}, got {kernel!r}")
+    from rlsbench.numerics.kernel.wrappers import joachims_C  # scikit-learn's SVC: at use
+
     svc.set_params(C=joachims_C(X_train, sk))
     if probability:
         # Platt's sigmoid on out-of-fold decision values, then one SVM on all the data
