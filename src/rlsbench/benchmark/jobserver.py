@@ -105,7 +105,13 @@ PRELOAD = (
     "rlsbench.benchmark.figures",
     "rlsbench.benchmark.views",
     "rlsbench.numerics.rls",
-    "rlsbench.numerics.selection",
+    # the package loads its members on first use: the selectors and their numba kernels
+    "rlsbench.numerics.selection.greedy",
+    "rlsbench.numerics.selection.lowrank",
+    "rlsbench.numerics.selection.standard_wrapper",
+    "rlsbench.numerics.selection.order",
+    "rlsbench.numerics.selection.random",
+    "rlsbench.numerics._scan",
 )
 
 _HEADER = struct.Struct("!I")
