@@ -131,3 +131,11 @@ benchmark: install
 	$(BIN)/rlsbench config check config/benchmark.yaml
 	$(BIN)/snakemake main_publish --cores $(CORES) --configfile config/benchmark.yaml \
 		--config 'mirrors=[$(MIRRORS)]'
+
+# The next reference benchmark, being sized (issue 41): config/benchmark_wide.yaml, every public
+# dataset of the registry (135), 16 methods, k up to 50; ~2.7 h of CPU by the cost models.
+.PHONY: benchmark-wide
+benchmark-wide: install
+	$(BIN)/rlsbench config check config/benchmark_wide.yaml
+	$(BIN)/snakemake main_publish --cores $(CORES) --configfile config/benchmark_wide.yaml \
+		--config 'mirrors=[$(MIRRORS)]'
