@@ -96,7 +96,7 @@ def test_the_line_search_finds_the_minimiser_of_the_piecewise_quadratic():
 def test_sas_primal_scores_equal_sas_up_to_round_off(m, n, classes, target, feature_space):
     X, labels = _data(m, n, classes, seed=m)
     original = SAS(target=target).fit(X, labels)
-    variant = rs.SASPrimal(target=target, feature_space=feature_space).fit(X, labels)
+    variant = rs._SASPrimal(target=target, feature_space=feature_space).fit(X, labels)
     np.testing.assert_allclose(variant.scores_, original.scores_, rtol=1e-9)
     np.testing.assert_allclose(variant.history_, original.history_, rtol=1e-12)
     assert variant.order_.tolist() == original.order_.tolist()

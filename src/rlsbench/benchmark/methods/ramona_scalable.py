@@ -415,8 +415,8 @@ def alignment_value_grad(X, codes, counts, target="plain", *, feature_space=None
     return value_grad
 
 
-# -- sklearn-style rankers ---------------------------------------------------------------------
-class SASPrimal(SAS):
+# -- sklearn-style rankers (private: the method plugins below are their interface) ------------
+class _SASPrimal(SAS):
     """SAS with the linear kernel, the alignment summed in feature space where cheaper.
 
     Parameters
@@ -481,7 +481,7 @@ class SASPrimal(SAS):
         return np.abs(w) * self._feature_std
 
 
-class SVMRFEFraction(SVMRFE):
+class _SVMRFEFraction(SVMRFE):
     """SVM-RFE dropping a fraction of the survivors per round down to ``k``, then one at a
     time, on the L2-loss linear SVM (:func:`svm_rfe_fraction_order`).
 
@@ -517,7 +517,7 @@ class SVMRFEFraction(SVMRFE):
         return scores
 
 
-class AROML2SVM(AROM):
+class _AROML2SVM(AROM):
     """AROM (L2) on the L2-loss linear SVM (:func:`arom_l2svm_log_scale_factors`).
 
     Parameters and attributes as :class:`AROM`.
@@ -549,15 +549,15 @@ def _runner(name, make_ranker):
 
 
 def _sas_ranker(k):
-    return SASPrimal()
+    return _SASPrimal()
 
 
 def _svm_rfe_ranker(k):
-    return SVMRFEFraction(k=k)
+    return _SVMRFEFraction(k=k)
 
 
 def _arom_ranker(k):
-    return AROML2SVM()
+    return _AROML2SVM()
 
 
 #: CPU seconds of one run, measured on one thread (the protocol's 10-fold training split of each
