@@ -1,11 +1,12 @@
 """Ramona et al.'s SVM-RFE, AROM and SAS at the scale of the wide reference benchmark (issue
 41, item 2): ``svm_rfe_fraction``, ``arom_l2svm`` and ``sas_primal``.
 
-``svm_rfe``, ``arom`` and ``sas`` (:mod:`.ramona`, kept as they are: Ramona et al.'s tables
-are built from them) train libsvm's SMO on the m × m Gram matrix, or ascend the alignment over
-m × m Gram blocks, at every step: minutes a fold on adult (29305 × 123), ijcnn1 (127522 × 22),
-mnist5 (63000 × 780), usps and the text sets (~1500 × 4000). The variants here compute the same
-kind of ranking with algorithms whose cost grows with the smaller of the two dimensions.
+``svm_rfe``, ``arom`` and ``sas`` (:mod:`rlsbench.benchmark.methods.ramona`, kept as they are:
+Ramona et al.'s tables are built from them) train libsvm's SMO on the m × m Gram matrix, or
+ascend the alignment over m × m Gram blocks, at every step: minutes a fold on adult (29305 ×
+123), ijcnn1 (127522 × 22), mnist5 (63000 × 780), usps and the text sets (~1500 × 4000). The
+variants here compute the same kind of ranking with algorithms whose cost grows with the
+smaller of the two dimensions.
 
 ``sas_primal``
     SAS with the linear kernel (Ramona et al. 2012, Algorithm 1): the same bold-driver ascent
@@ -33,7 +34,7 @@ kind of ranking with algorithms whose cost grows with the smaller of the two dim
 ``arom_l2svm``
     Weston et al. (2003)'s AROM with the L2 norm, as ``arom``: ``z ← z ∘ |w|`` with w a linear
     SVM trained on x ∘ z (one-vs-rest, root sum of squares over the classes), kept in log
-    space, up to 50 iterations, stopping when max |Δz| < 10⁻⁶. Features whose scale factor has
+    space, up to 50 iterations, stopping when no z changes by 10⁻⁶. Features whose scale factor has
     fallen below :data:`DEAD_SCALE` (their share of the kernel is below 10⁻¹⁶, under float64's
     round-off) are left out of the SVM's fit; their weight is still computed from the SVM's
     dual coefficients (w = X̃ᵀ α), so they keep being ranked as in ``arom``.
