@@ -21,26 +21,15 @@ MIN_ELEMENTS = 1 << 18
 ROWS = 256
 
 try:
-    from numba import njit, prange, types
+    from numba import njit, prange
 
     HAVE_NUMBA = True
 except ImportError:  # pragma: no cover
     HAVE_NUMBA = False
 
 if HAVE_NUMBA:
-    # compiled (or loaded from the cache) when the module is imported, not at the first large
-    # array: a timed selection (the scaling study) must not pay for it, whatever warmed it up
-    # (the bits of a writable or a read-only array, the rows per block, the partial maxima)
-    _SIGNATURES = [
-        types.void(
-            types.Array(types.int64, 2, "C", readonly=readonly),
-            types.int64,
-            types.Array(types.int64, 1, "C"),
-        )
-        for readonly in (False, True)
-    ]
 
-    @njit(_SIGNATURES, parallel=True, nogil=True, cache=True)
+    @njit(parallel=True, nogil=True, cache=True)
     def _max_abs_bits(bits, rows, out):  # pragma: no cover - compiled
         m, n = bits.shape
         magnitude = np.int64(0x7FFFFFFFFFFFFFFF)

@@ -623,6 +623,14 @@ def time_selection(
         rng = np.random.default_rng(0)
         small = rng.standard_normal((12, 6))
         select(small, np.sign(rng.standard_normal(12)) + 0.0, 2, alpha, threads)
+        # the input check of a large X takes a compiled one-pass scan that the small problem
+        # does not reach: compile it here too, for writable and read-only arrays alike
+        from rlsbench.numerics.validation import check_numeric
+
+        large = np.zeros((512, 512))
+        check_numeric(large, "X")
+        large.flags.writeable = False
+        check_numeric(large, "X")
     with thread_limits(threads):
         clock = Stopwatch().start()
         try:
