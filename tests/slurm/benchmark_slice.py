@@ -36,6 +36,10 @@ def main(argv=None) -> int:
         raise SystemExit(f"{source}: the slice's methods {missing} are not in main.methods")
     config["run_name"] = RUN_NAME
     config["main"].update(SLICE)
+    budgets = config["main"].get("time_budget_s")
+    if isinstance(budgets, dict):  # per-method budgets name only the slice's methods
+        keep = {"default", *SLICE["methods"]}
+        config["main"]["time_budget_s"] = {m: s for m, s in budgets.items() if m in keep}
     config["main"].pop("publish_to", None)  # a slice is never published
     with open(out, "w", encoding="utf-8") as fh:
         yaml.safe_dump(config, fh, sort_keys=False)
