@@ -124,19 +124,13 @@ comma := ,
 datasets: install
 	$(BIN)/snakemake --cores $(CORES) datasets_all --config 'mirrors=[$(MIRRORS)]'
 
-# The reference benchmark (issue 30): config/benchmark.yaml (25 public datasets, 17 methods,
-# statistics across datasets), then its committed copy under results/benchmark/ (from a clean
-# checkout: main_publish refuses a dirty one). ~25 min on 2 cores: results/benchmark/README.md.
+# The reference benchmark (issues 30, 41): config/benchmark.yaml (every public dataset of the
+# registry, 135; 16 methods; k up to 50; statistics across datasets), then its committed copy
+# under results/benchmark/ (from a clean checkout: main_publish refuses a dirty one). Wall time
+# on 2 cores: results/benchmark/README.md.
 .PHONY: benchmark
 benchmark: install
 	$(BIN)/rlsbench config check config/benchmark.yaml
 	$(BIN)/snakemake main_publish --cores $(CORES) --configfile config/benchmark.yaml \
 		--config 'mirrors=[$(MIRRORS)]'
 
-# The next reference benchmark, being sized (issue 41): config/benchmark_wide.yaml, every public
-# dataset of the registry (135), 16 methods, k up to 50; ~2.7 h of CPU by the cost models.
-.PHONY: benchmark-wide
-benchmark-wide: install
-	$(BIN)/rlsbench config check config/benchmark_wide.yaml
-	$(BIN)/snakemake main_publish --cores $(CORES) --configfile config/benchmark_wide.yaml \
-		--config 'mirrors=[$(MIRRORS)]'

@@ -13,7 +13,13 @@ import numpy as np
 import pytest
 import yaml
 
-from rlsbench.benchmark.config import ConfigError, check_lambda_grid, validate_section
+from rlsbench.benchmark.config import (
+    ConfigError,
+    check_lambda_grid,
+    select_datasets,
+    validate_section,
+)
+from rlsbench.benchmark.datasets.registry import load_registry
 from rlsbench.benchmark.protocol_settings import (
     ALPHA_KEYS,
     DEFAULT_LAMBDA_GRID,
@@ -94,10 +100,14 @@ def test_job_and_alpha_settings_are_the_dicts_the_rules_gave_snakemake():
     }
     # a dataset's own cap moves to the end; device only when it is not cpu, after the keys
     pima = ProtocolSettings.from_section(
-        {**_as_the_rules_see_it("benchmark.yaml"), "device": "cuda"}
+        {
+            **_as_the_rules_see_it("benchmark.yaml"),
+            "device": "cuda",
+            "k_max_per_dataset": {"pima": 8},
+        }
     ).job_settings("pima")
     assert list(pima)[-2:] == ["device", "k_max_per_dataset"]
-    assert pima["k_max_per_dataset"] == {"pima": 8} and pima["k_max"] == 10
+    assert pima["k_max_per_dataset"] == {"pima": 8} and pima["k_max"] == 50
     alpha = ProtocolSettings.from_section(_as_the_rules_see_it("paper.yaml")).alpha_settings()
     assert list(alpha) == [k for k in ALPHA_KEYS if not k.startswith("cv_repeat")]
     assert alpha["criterion"] == "zero_one"
@@ -107,11 +117,14 @@ def test_job_and_alpha_settings_are_the_dicts_the_rules_gave_snakemake():
 @pytest.mark.parametrize("seen_by", ["file", "rules"])
 def test_every_dataset_s_settings_equal_the_old_functions_key_for_key(name, seen_by):
     main = _main(name) if seen_by == "file" else _as_the_rules_see_it(name)
-    for extra in ({}, {"device": "cuda"}, {"k_max_per_dataset": {main["datasets"][0]: 3}}):
+    names = main["datasets"]
+    if isinstance(names, dict):  # a selection from the registry (config/benchmark.yaml)
+        names = select_datasets(names, load_registry().as_dicts(), "main.datasets")
+    for extra in ({}, {"device": "cuda"}, {"k_max_per_dataset": {names[0]: 3}}):
         section = {**main, **extra}
         settings = ProtocolSettings.from_section(section)
         assert repr(settings.alpha_settings()) == repr(_old_alpha_settings(section))
-        for dataset in section["datasets"]:
+        for dataset in names:
             assert repr(settings.job_settings(dataset)) == repr(_old_job_settings(section, dataset))
             # a job parses what the rule gave it: the same dict again
             again = ProtocolSettings.from_section(settings.job_settings(dataset))

@@ -14,7 +14,9 @@ import pandas as pd
 import pytest
 import yaml
 
+from rlsbench.benchmark.config import select_datasets
 from rlsbench.benchmark.datasets._testing import FAST_FAIL_ENV, run_snakemake
+from rlsbench.benchmark.datasets.registry import load_registry
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO.parent / "shared" / "datasets"
@@ -35,11 +37,13 @@ snakemake = functools.partial(run_snakemake, REPO, env=FAST_FAIL_ENV)
 def _slice(tmp_path) -> tuple[Path, str]:
     config = yaml.safe_load((REPO / "config" / "benchmark.yaml").read_text())
     main = config["main"]
-    assert set(DATASETS) <= set(main["datasets"]) and set(METHODS) <= set(main["methods"])
+    registry = load_registry().as_dicts()
+    names = select_datasets(main["datasets"], registry, "main.datasets")
+    assert set(DATASETS) <= set(names) and set(METHODS) <= set(main["methods"])
     main["datasets"] = DATASETS
     main["methods"] = METHODS
     main["k_max_per_dataset"] = {
-        name: k for name, k in main["k_max_per_dataset"].items() if name in DATASETS
+        name: k for name, k in main.get("k_max_per_dataset", {}).items() if name in DATASETS
     }
     main.pop("statistics", None)  # across two datasets they say nothing; not compared here
     main.pop("publish_to", None)

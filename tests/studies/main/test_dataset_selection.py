@@ -102,8 +102,8 @@ def test_clip_enters_the_job_settings_only_where_written():
         ProtocolSettings(k_max_clip="yes")
 
 
-def test_the_wide_benchmark_config_selects_from_the_real_registry():
-    main = yaml.safe_load((REPO / "config" / "benchmark_wide.yaml").read_text())["main"]
+def test_the_benchmark_config_selects_from_the_real_registry():
+    main = yaml.safe_load((REPO / "config" / "benchmark.yaml").read_text())["main"]
     registry = load_registry().as_dicts()
     names = select_datasets(main["datasets"], registry, "main.datasets")
     assert len(names) >= 100 and len(set(names)) == len(names)
