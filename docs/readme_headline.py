@@ -161,7 +161,9 @@ def benchmark_block(root=BENCHMARK, point=BENCHMARK_POINT, method="greedy_rls") 
             f"on {group_words(group)}{f' ([its diagram]({png}))' if group != first else ''} "
             "it ranks "
             f"{_standing(these, method)}, Friedman p = "
-            f"{test['p_chi2'].iloc[0]:.2g}; against it, the Holm-corrected Wilcoxon test over "
+            f"{test['p_chi2'].iloc[0]:.2g}, critical difference "
+            f"{test['critical_difference'].iloc[0]:.2f} ranks; against it, the Holm-corrected "
+            "Wilcoxon test over "
             f"the datasets finds {_names(worse)} significantly worse and {_names(better)} "
             "significantly better"
         )

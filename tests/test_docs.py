@@ -196,6 +196,35 @@ def test_the_readme_headline_tables_are_what_the_committed_files_say():
         assert f"*{short}*: " in readme
 
 
+def test_the_benchmark_readme_numbers_are_what_its_files_say():
+    """results/benchmark/README.md's numbers (what ran, where the time went, the budget skips,
+    the rank tests' power) are made by docs/readme_headline.py from the files beside it."""
+    spec = importlib.util.spec_from_file_location(
+        "readme_headline", REPO / "docs" / "readme_headline.py"
+    )
+    headline = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(headline)
+    name = "results/benchmark/README.md"
+    readme = (REPO / name).read_text()
+    blocks = headline.TARGETS[name]
+    assert set(blocks) == {
+        "BENCHMARK-SETUP",
+        "BENCHMARK-TIME",
+        "BENCHMARK-SKIPS",
+        "BENCHMARK-STATISTICS",
+    }
+    assert headline.render(readme, blocks, name) == readme, f"{name} is stale: make readme"
+    # the skips block counts what summary.csv says, and the budgets stay under 3 % a method
+    summary = pd.read_csv(
+        REPO / "results" / "benchmark" / "tables" / "summary.csv", keep_default_na=False
+    )
+    budget = summary["reason"].str.startswith(headline.BUDGET_REASONS)
+    supported = ~summary["reason"].str.startswith("task:")
+    assert f"{int(budget.sum())} of the {int(supported.sum())} cells" in readme
+    share = budget[supported].groupby(summary.loc[supported, "method"]).mean()
+    assert (share < 0.03).all(), share[share >= 0.03]
+
+
 def _texts_about_the_papers():
     """README.md, every docs page and the report's captions, each with the paper it is about
     (a part's page: its part's paper; else None)."""
