@@ -149,6 +149,22 @@ def test_bayesian_signed_rank_without_rope_has_no_equivalence_mass():
     assert table.set_index("method").loc["C4.5+m", "p_left"] > 0.9
 
 
+@pytest.mark.parametrize("rope", [0.0, 0.005, 0.01])
+def test_signed_rank_probs_are_baycomps_draw_for_draw(rope):
+    """The matrix-product form gives baycomp's probabilities exactly: the same Dirichlet draws,
+    on scores with ties, zero differences and differences of exactly twice the rope."""
+    from baycomp import SignedRankTest
+
+    rng = np.random.default_rng(7)
+    for n in (2, 5, 17, 40):
+        x = np.round(rng.random(n), 2)
+        y = np.round(x + rng.normal(0, 0.02, n), 2)
+        y[: n // 3] = x[: n // 3]
+        ours = st.signed_rank_probs(x, y, rope, nsamples=3000, random_state=n)
+        theirs = SignedRankTest.probs(x, y, rope, nsamples=3000, random_state=n)
+        assert ours == tuple(float(p) for p in theirs)
+
+
 def test_bayesian_signed_rank_is_reproducible_with_its_seed():
     a = st.bayesian_signed_rank(DEMSAR_AUC, "C4.5", rope=0.01, nsamples=2000, random_state=3)
     b = st.bayesian_signed_rank(DEMSAR_AUC, "C4.5", rope=0.01, nsamples=2000, random_state=3)
