@@ -4,6 +4,7 @@ selection probabilities and earliness are equal to the last bit (issue 41, item 
 
 from __future__ import annotations
 
+import types
 import warnings
 
 import numpy as np
@@ -82,3 +83,26 @@ def test_the_reused_buffers_give_the_plain_loops_scores_bit_for_bit(case, monkey
     got = stability_lars.selection_scores(X, y, q, seed=7)
     np.testing.assert_array_equal(got[0], expected[0])
     np.testing.assert_array_equal(got[1], expected[1])
+
+
+def test_a_half_whose_lars_path_fails_takes_the_same_path_from_the_gram_matrix(monkeypatch):
+    """scikit-learn's lars_path without a Gram matrix can raise on a rank-deficient half (PMLB's
+    4544_GeographicalOriginalofMusic stopped the reference benchmark's run); such a half is
+    computed again from the precomputed Gram matrix, the same LARS-lasso path: on data where
+    both forms work they select the same features in the same order."""
+    X, y = make_regression(n_samples=80, n_features=15, n_informative=6, random_state=0)
+    expected = stability_lars.selection_scores(X, y, 6, seed=3)
+    calls = {"failed": 0, "gram": 0}
+
+    def flaky(X, y, **kwargs):
+        if kwargs.get("Gram") is None:
+            calls["failed"] += 1
+            raise ValueError("shapes (40,5) and (4,) not aligned: 5 (dim 1) != 4 (dim 0)")
+        calls["gram"] += 1
+        return lars_path(X, y, **kwargs)
+
+    monkeypatch.setattr(stability_lars, "sklm", types.SimpleNamespace(lars_path=flaky))
+    probability, earliness = stability_lars.selection_scores(X, y, 6, seed=3)
+    assert calls["failed"] == calls["gram"] == stability_lars.N_SUBSAMPLES
+    np.testing.assert_array_equal(probability, expected[0])
+    np.testing.assert_array_equal(earliness, expected[1])

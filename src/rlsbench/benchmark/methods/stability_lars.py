@@ -104,9 +104,18 @@ def selection_scores(X, y, q, seed):
                 # LARS may overwrite: copy_X=False)
                 Xy = np.dot(Xs.T, Ys[:, 0])
                 Xs_lars[...] = Xs
-                _, _, coefs = sklm.lars_path(
-                    Xs_lars, Ys[:, 0], Xy=Xy, method="lasso", max_iter=q, copy_X=False
-                )
+                try:
+                    _, _, coefs = sklm.lars_path(
+                        Xs_lars, Ys[:, 0], Xy=Xy, method="lasso", max_iter=q, copy_X=False
+                    )
+                except ValueError:
+                    # scikit-learn's path without a Gram matrix can fail after dropping a
+                    # variable on rank-deficient halves ("shapes (476,14) and (13,) not
+                    # aligned": PMLB's 4544_GeographicalOriginalofMusic, 117 columns of rank
+                    # 73); the same LARS-lasso path from the precomputed Gram matrix does not
+                    _, _, coefs = sklm.lars_path(
+                        Xs, Ys[:, 0], Xy=Xy, Gram=Xs.T @ Xs, method="lasso", max_iter=q
+                    )
             order = _entries(coefs)[:q]
         else:
             order = np.empty(0, dtype=np.intp)
