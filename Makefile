@@ -58,7 +58,7 @@ reproduce: install
 # agree).
 .PHONY: readme
 readme: install
-	$(BIN)/python docs/readme_headline.py README.md
+	$(BIN)/python docs/readme_headline.py
 
 bench: install
 	$(BIN)/python -c 'import abess' 2>/dev/null || $(BIN)/pip install --quiet -e '.[bench]'

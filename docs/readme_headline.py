@@ -16,7 +16,7 @@ And the numbers of ``results/benchmark/README.md`` (``BENCHMARK-*``: what ran, w
 went, the cells the budgets skipped, the power of the rank tests), from the files beside it.
 
 Run: ``python docs/readme_headline.py [README.md | results/benchmark/README.md]`` (no
-argument: README.md).
+argument: both).
 """
 
 from __future__ import annotations
@@ -139,8 +139,14 @@ def benchmark_block(root=BENCHMARK, point=BENCHMARK_POINT, method="greedy_rls") 
     lines = [
         f"**The reference benchmark** (`config/benchmark.yaml`: {len(config['methods'])} "
         f"methods on {len(config['datasets'])} public datasets under the protocol above, "
-        f"{config['n_folds']}-fold CV; committed in `results/benchmark/`, its README gives the "
-        "wall time). Critical-difference diagrams of the mean test score over k = 1..K "
+        f"{config['n_folds']}-fold CV"
+        + (
+            f", repeated {config['cv_repeats']} times below {config['cv_repeat_below']} examples"
+            if config.get("cv_repeat_below")
+            else ""
+        )
+        + "; committed in `results/benchmark/`, its README gives the wall time and what is "
+        "not met). Critical-difference diagrams of the mean test score over k = 1..K "
         f"(K = {config['k_max']}, or every feature of a smaller dataset; accuracy for "
         "classification, held-out R² for regression; a bar joins the methods the Nemenyi test "
         f"at α = 0.05 cannot tell apart).{regimes}",
@@ -218,15 +224,15 @@ def benchmark_setup_block(root=BENCHMARK) -> str:
     split_rules = ""
     if "cv_rule" in alphas:
         rules = alphas.dropna(subset=["cv_rule"]).drop_duplicates("dataset")
+        repeated = rules[rules["cv_repeats"] > 1]
         folds = rules[rules["cv_folds"] < config["n_folds"]]
         split_rules = (
-            f" {len(rules)} datasets of fewer than {config.get('cv_repeat_below')} examples are "
-            f"split {config.get('cv_repeats')} times ({config['n_folds']}-fold each, "
-            "repetitions seeded apart)"
+            f" {len(repeated)} datasets of fewer than {config.get('cv_repeat_below')} examples "
+            f"are split {config.get('cv_repeats')} times (repetitions seeded apart)"
             + (
-                f"; {len(folds)} of them have a class too small for {config['n_folds']} "
-                f"stratified folds and get as many folds as that class has members ("
-                + ", ".join(f"{r.dataset}: {r.cv_folds}" for r in folds.itertuples())
+                f"; {len(folds)} datasets have a class too small for {config['n_folds']} "
+                "stratified folds and get as many folds as that class has members ("
+                + ", ".join(f"{r.dataset}: {int(r.cv_folds)}" for r in folds.itertuples())
                 + ")"
                 if len(folds)
                 else ""
@@ -389,9 +395,8 @@ def render(readme: str, blocks=None, name="README.md") -> str:
 
 
 if __name__ == "__main__":
-    # no argument: README.md; else the files named (relative to the repository): the
-    # benchmark README gets its blocks when the 135-dataset run is published
-    names = sys.argv[1:] or ["README.md"]
+    # no argument: every target; else the files named (relative to the repository)
+    names = sys.argv[1:] or list(TARGETS)
     for name in names:
         relative = Path(name).resolve().relative_to(REPO).as_posix()
         if relative not in TARGETS:
