@@ -242,3 +242,27 @@ def test_a_paper_table_of_one_task_is_one_float_as_before(tmp_path):
     assert latex.count(r"\begin{table") == 1
     assert r"\label{tab:main-paper-table}" in latex
     assert re.search(r"^dataset & random & greedy RLS", latex, re.M)
+
+
+def test_the_critical_difference_diagram_keeps_fifteen_long_labels_on_the_page(tmp_path):
+    """The reference benchmark's diagrams (15 methods, labels such as "SVM-RFE (halves)")
+    once lost the ends of their outer labels: the constrained layout, asked to fit labels
+    that run out of the axes, collapsed and gave up. Read as its reader sees it: the
+    two-column PNG has no ink in its outermost columns of pixels (a cut label has)."""
+    import matplotlib.image
+
+    from rlsbench.benchmark.figures import save_figure
+
+    rng = np.random.default_rng(0)
+    names = [f"method_with_a_long_name_{i:02d}" for i in range(15)]
+    scores = pd.DataFrame(rng.random((30, 15)), columns=names)
+    ranks = st.average_ranks(scores)
+    fig = st.plot_critical_difference(
+        ranks, st.nemenyi(scores), 2.4, alpha=0.05, title="Mean test accuracy over k = 1..K"
+    )
+    save_figure(fig, tmp_path / "cd.png")
+    pixels = matplotlib.image.imread(tmp_path / "cd.png")[..., :3].mean(axis=2)  # 1 = white
+    assert pixels.shape[1] > 500
+    ink = pixels < 0.5
+    assert ink[:, 10:-10].any()  # the diagram is drawn
+    assert not ink[:, :3].any() and not ink[:, -3:].any()

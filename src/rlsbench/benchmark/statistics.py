@@ -722,10 +722,21 @@ def plot_critical_difference(
     bottom = ax.get_ylim()[0]
     start = float(ranks.min())
     ax.plot([start, start + cd], [bottom - 0.4] * 2, color="black", linewidth=2.0)
+    labels_drawn = list(ax.texts)
     ax.text(start + cd + 0.02, bottom - 0.4, f"CD = {cd:.2f}", ha="left", va="center")
     ax.set_ylim(bottom - 0.9, ax.get_ylim()[1])
     # the rank axis (drawn at the top, under the title) runs from the best rank: say so
     ax.set_title("\n".join(filter(None, [title, RANK_CUE])), pad=18)
+    # scikit-posthocs anchors the methods' labels at the extreme ranks and lets them run out
+    # of the axes: the constrained layout, asked to fit them, collapsed the axes and gave up
+    # (the labels ran off the page). Keep them out of the layout and pad the axes by the
+    # widest label instead (inches, so that both widths of save_figure keep them whole).
+    for text in labels_drawn:
+        text.set_in_layout(False)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    widest = max((t.get_window_extent(renderer).width for t in labels_drawn), default=0.0)
+    fig.get_layout_engine().set(w_pad=widest / fig.dpi + 0.05)
     return fig
 
 
