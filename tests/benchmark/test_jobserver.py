@@ -270,6 +270,38 @@ def test_a_signal_to_the_client_stops_the_job(tmp_path, env, sig):
     assert not Path(str(out) + ".finished").exists()
 
 
+def test_the_server_preloads_while_a_job_runs_and_then_waits_without_spinning(tmp_path, env):
+    """A busy run (a job always running) once starved the preload, and the server polled
+    select() with a zero timeout for as long as jobs ran: a core spun beside every job of
+    ``make reproduce``, and every child imported scikit-learn itself. Now the modules load
+    while the first job runs, and then the server sleeps until a job or a child's end."""
+    out = tmp_path / "slow.txt"
+    client = _client(tmp_path, env, _smk(tmp_path, "slow_job", out), wait=False)
+    try:
+        assert _wait_for(lambda: out.exists() and out.read_text().strip())
+        child = int(out.read_text())
+        with open(f"/proc/{child}/stat") as fh:
+            server = int(fh.read().split(")")[-1].split()[1])  # the child's parent
+        log = Path(_socket(env) + ".log")
+        assert _wait_for(lambda: log.exists() and "preload done" in log.read_text(), 240), (
+            "the preload did not finish while a job ran"
+        )
+        assert _alive(child)  # still the first job: it ran all along
+
+        def cpu_seconds():
+            with open(f"/proc/{server}/stat") as fh:
+                fields = fh.read().split(")")[-1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+        before = cpu_seconds()
+        time.sleep(2.0)
+        # a poll loop takes what a core gives it (about 2 s here); a waiting server nothing
+        assert cpu_seconds() - before < 0.5
+    finally:
+        client.kill()
+        client.wait(timeout=30)
+
+
 def test_a_job_whose_client_is_killed_stops_itself(tmp_path, env):
     out = tmp_path / "slow.txt"
     client = _client(tmp_path, env, _smk(tmp_path, "slow_job", out), wait=False)

@@ -522,7 +522,13 @@ def serve(path: str, *, idle_seconds: float | None = None) -> None:
     try:
         while True:
             waiting = [listener, wake_read]
-            ready, _, _ = select.select(waiting, [], [], 0 if preload else idle_seconds)
+            # a job that waits comes first; else the next module is loaded, jobs running or
+            # not (their children are forked already; later ones inherit it); with nothing
+            # left to load, wait for a job or a child's end, and end when idle. (Loading only
+            # while no job ran starved the preload on a busy run, and polled: the server spun
+            # a core at select(timeout=0) for as long as jobs ran.)
+            timeout = 0 if preload else (None if running else idle_seconds)
+            ready, _, _ = select.select(waiting, [], [], timeout)
             if wake_read in ready:
                 with contextlib.suppress(BlockingIOError):
                     while os.read(wake_read, 512):
@@ -530,9 +536,9 @@ def serve(path: str, *, idle_seconds: float | None = None) -> None:
                 _reap(running)
                 continue
             if not ready:
-                if running:
-                    continue  # not idle while a job runs
                 if not preload:
+                    if running:
+                        continue  # not idle while a job runs
                     return  # idle
                 name = preload.pop(0)
                 with warnings.catch_warnings():
