@@ -45,6 +45,9 @@ def _slice(tmp_path) -> tuple[Path, str]:
     main["k_max_per_dataset"] = {
         name: k for name, k in main.get("k_max_per_dataset", {}).items() if name in DATASETS
     }
+    budgets = main.get("time_budget_s")
+    if isinstance(budgets, dict):  # per-method budgets name only the slice's methods
+        main["time_budget_s"] = {m: s for m, s in budgets.items() if m in {"default", *METHODS}}
     main.pop("statistics", None)  # across two datasets they say nothing; not compared here
     main.pop("publish_to", None)
     config["run_name"] = "reference_slice"

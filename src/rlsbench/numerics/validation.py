@@ -19,6 +19,24 @@ _scan = lazy_module("rlsbench.numerics._scan")
 CRITERIA = ("squared", "zero_one")
 
 
+def warm_up_input_scan(X) -> None:
+    """Compile, ahead of a timing, the one-pass scan that :func:`check_numeric` takes for an
+    array like ``X``: only where X is large enough to take it (a small X compiles nothing),
+    for X as it is and for the read-only view the selectors check (numba compiles the two
+    kinds apart).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    """
+    if np.size(X) < _scan.MIN_ELEMENTS:
+        return
+    large = np.zeros((_scan.MIN_ELEMENTS // 512, 512))
+    for writeable in {bool(np.asarray(X).flags.writeable), False}:
+        large.flags.writeable = writeable
+        _scan.max_abs(large)
+
+
 def check_numeric(values, name, *, return_max_abs=False, **check_array_kwargs):
     """``values`` as a finite float64 array (:func:`sklearn.utils.check_array`), refused with
     a one-line message that starts with ``name`` (the parameter).

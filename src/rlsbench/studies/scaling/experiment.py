@@ -624,17 +624,11 @@ def time_selection(
         small = rng.standard_normal((12, 6))
         select(small, np.sign(rng.standard_normal(12)) + 0.0, 2, alpha, threads)
         # the input check of a large X takes a compiled one-pass scan that the small problem
-        # does not reach: where this X takes it, compile it here too, for X as it is and for
-        # the read-only view the selectors check (numba compiles the two kinds apart); a point
-        # whose X is smaller compiles nothing (a cold ``make reproduce`` paid ~13 s in each of
-        # its first two points, one of them too small for the scan)
-        from rlsbench.numerics import _scan
+        # does not reach: where this X takes it, compile it here too (a point whose X is
+        # smaller compiles nothing)
+        from rlsbench.numerics.validation import warm_up_input_scan
 
-        if X.size >= _scan.MIN_ELEMENTS:
-            large = np.zeros((_scan.MIN_ELEMENTS // 512, 512))
-            for writeable in {X.flags.writeable, False}:
-                large.flags.writeable = writeable
-                _scan.max_abs(large)
+        warm_up_input_scan(X)
     with thread_limits(threads):
         clock = Stopwatch().start()
         try:
