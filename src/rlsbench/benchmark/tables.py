@@ -129,8 +129,24 @@ def _commits_of(sources) -> set[str]:
     return {str(c) for c in commits}
 
 
+def _gzip_file(src, dst) -> None:
+    """``dst`` = ``src`` gzip-compressed, with no file name or time in the header: the same
+    file gives the same bytes (a republished table shows no change in git)."""
+    import gzip
+
+    with open(src, "rb") as raw, open(dst, "wb") as out:
+        with gzip.GzipFile(filename="", mode="wb", fileobj=out, mtime=0) as packed:
+            shutil.copyfileobj(raw, packed)
+
+
 def publish(
-    sources: Iterable, targets: Iterable, *, config=None, provenance_json=None, rows=()
+    sources: Iterable,
+    targets: Iterable,
+    *,
+    config=None,
+    provenance_json=None,
+    rows=(),
+    stale: Iterable = (),
 ) -> list[str]:
     """Copy a run's tables and figures to their committed location (``results/paper/``),
     atomically per file, with a record of how they were made.
@@ -138,7 +154,8 @@ def publish(
     Parameters
     ----------
     sources, targets : iterable of path-like
-        The run's files and their committed copies, pairwise.
+        The run's files and their committed copies, pairwise; a target ``x.gz`` of a source
+        ``x`` is written gzip-compressed (``main.publish_gzip``).
     config : dict, optional
         The run's configuration, stored in the record.
     provenance_json : path-like, optional
@@ -148,6 +165,10 @@ def publish(
     rows : iterable of path-like
         Tables of the run that are not published but whose ``git_commit`` column says what
         the published ones were made from (e.g. the main part's per-step table).
+    stale : iterable of path-like
+        Files of an earlier publication that this one leaves out (``main.publish_exclude``,
+        the uncompressed copies of ``main.publish_gzip``'s files), removed where present once
+        every target is written.
 
     Raises
     ------
@@ -181,7 +202,14 @@ def publish(
     done = []
     for src, dst in zip(sources, targets, strict=True):
         with atomic_path(dst) as tmp:
-            shutil.copyfile(src, tmp)
+            if str(dst).endswith(".gz") and not str(src).endswith(".gz"):
+                _gzip_file(src, tmp)
+            else:
+                shutil.copyfile(src, tmp)
         done.append(f"{src} -> {dst}")
         log.info("%s", done[-1])
+    for path in stale:
+        if os.path.isfile(path):
+            os.remove(path)
+            log.info("removed %s (no longer published)", path)
     return done

@@ -242,6 +242,66 @@ def test_publish_copies_the_run_to_the_committed_location_only_on_request(tiny_r
         assert (published / name).read_bytes() == (rundir / name).read_bytes(), name
 
 
+def test_publish_leaves_out_and_compresses_what_the_config_names(tiny_run, monkeypatch):
+    """main.publish_exclude and main.publish_gzip (the reference benchmark's 135-panel SVGs and
+    its 5 MB curves.csv): the other files are copied as they are; a compressed table holds the
+    run's bytes, has no time in its header (a second publish gives the same bytes), and
+    pandas reads it; what an earlier publication wrote and this one leaves out is gone; the
+    record lists exactly the files written."""
+    import gzip
+
+    workdir, rundir, _ = tiny_run
+    config = yaml.safe_load(TINY.read_text())
+    config["main"]["publish_to"] = "results/lean"
+    path = workdir / "lean.yaml"
+    path.write_text(yaml.safe_dump(config))
+    monkeypatch.setenv("RLSBENCH_ALLOW_DIRTY_PUBLISH", "1")
+    snakemake("main_publish", "--configfile", path, workdir=workdir)  # all of it, first
+    lean = workdir / "results" / "lean"
+    assert (lean / "figures" / "test_wine.svg").is_file()
+    assert (lean / "tables" / "curves.csv").is_file()
+    config["main"].update(
+        publish_exclude=["figures/*.svg"],
+        publish_gzip=["tables/curves.csv", "tables/alphas.csv"],
+    )
+    path.write_text(yaml.safe_dump(config))
+    snakemake("main_publish", "--configfile", path, workdir=workdir)
+    files = sorted(str(p.relative_to(lean)) for p in lean.rglob("*") if p.is_file())
+    assert not [f for f in files if f.endswith(".svg")]
+    assert "figures/test_wine.pdf" in files and "figures/test_wine_1col.pdf" in files
+    assert "tables/curves.csv" not in files and "tables/alphas.csv" not in files
+    for name in ("tables/curves.csv", "tables/alphas.csv"):
+        packed = (lean / f"{name}.gz").read_bytes()
+        assert gzip.decompress(packed) == (rundir / name).read_bytes(), name
+        assert packed[4:8] == b"\0\0\0\0"  # MTIME: none
+    pd.testing.assert_frame_equal(
+        pd.read_csv(lean / "tables" / "curves.csv.gz"), pd.read_csv(rundir / "tables/curves.csv")
+    )
+    assert (lean / "tables" / "runtime.csv").read_bytes() == (
+        rundir / "tables" / "runtime.csv"
+    ).read_bytes()
+    record = json.loads((lean / "provenance.json").read_text())
+    assert sorted(record["files"]) == sorted(
+        f"results/lean/{f}" for f in files if f != "provenance.json"
+    )
+    before = (lean / "tables" / "curves.csv.gz").read_bytes()
+    snakemake("main_publish", "--configfile", path, "--forcerun", "main_publish", workdir=workdir)
+    assert (lean / "tables" / "curves.csv.gz").read_bytes() == before
+
+
+@pytest.mark.parametrize("key", ["publish_exclude", "publish_gzip"])
+def test_a_publish_pattern_that_matches_nothing_stops_the_dry_run_naming_it(key, tmp_path):
+    config = yaml.safe_load(TINY.read_text())
+    config["main"][key] = ["figures/*.svgz"]
+    path = tmp_path / "typo.yaml"
+    path.write_text(yaml.safe_dump(config))
+    proc = snakemake("main_publish", "-n", "--configfile", path, workdir=tmp_path, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0
+    assert re.search(rf"config key main\.{key}: 'figures/\*\.svgz' matches none", out), out[-3000:]
+    assert not (tmp_path / "results").exists()
+
+
 def test_a_user_config_naming_only_main_runs_only_main(tmp_path):
     """--configfile replaces the embedded default: parts it does not name do not run, and its
     run goes to results/runs/<file name>/ unless it names one."""

@@ -232,6 +232,59 @@ def outputs(main: dict) -> list[str]:
     )
 
 
+def published(
+    main: Mapping, sources: list[str], run_dir: str, publish_to: str
+) -> tuple[list[tuple[str, str]], list[str]]:
+    """What ``main_publish`` writes and what it removes.
+
+    The first list: ``(source, target)`` of every file written, each file of ``sources``
+    (what ``main_all`` builds, under ``run_dir``) at the same place under ``publish_to``, but
+
+    - none that ``main.publish_exclude`` names (:mod:`fnmatch` globs on the path under
+      ``run_dir``, ``*`` crossing folders, e.g. ``*.svg``: a large run's vector copies of its
+      PNG and PDF figures);
+    - those that ``main.publish_gzip`` names as ``<name>.gz`` (gzip without a name or time in
+      its header, so the same file gives the same bytes; ``pandas.read_csv`` reads it as it
+      is).
+
+    The second: the files under ``publish_to`` that an earlier publication without those
+    settings wrote and this one does not (the excluded files, the uncompressed copies), for
+    the publication to remove: the committed copy stays the run's.
+
+    Raises
+    ------
+    ConfigError
+        A pattern that matches none of the files, naming the key and the pattern (a typo
+        would otherwise publish everything).
+    """
+    import fnmatch
+
+    relative = {source: source.removeprefix(f"{run_dir}/") for source in sources}
+    patterns = {}
+    for key in ("publish_exclude", "publish_gzip"):
+        patterns[key] = list(main.get(key) or [])
+        for pattern in patterns[key]:
+            if not any(fnmatch.fnmatchcase(name, pattern) for name in relative.values()):
+                raise ConfigError(
+                    f"config key main.{key}: {pattern!r} matches none of the files main_all "
+                    f"builds (globs on the path under the part's folder, e.g. figures/*.svg)"
+                )
+
+    def named(name, key):
+        return any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns[key])
+
+    out, left_out = [], []
+    for source, name in relative.items():
+        if named(name, "publish_exclude"):
+            left_out.append(f"{publish_to}/{name}")
+        elif named(name, "publish_gzip"):
+            out.append((source, f"{publish_to}/{name}.gz"))
+            left_out.append(f"{publish_to}/{name}")
+        else:
+            out.append((source, f"{publish_to}/{name}"))
+    return out, left_out
+
+
 # ---------------------------------------------------------------------------------------------
 # Resources of one job (mem_mb, runtime in minutes)
 # ---------------------------------------------------------------------------------------------

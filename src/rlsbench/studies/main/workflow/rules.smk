@@ -350,15 +350,20 @@ rule main_all:
 # under main.publish_to (default PUBLISH_DIR/main: results/paper/main for the paper run;
 # results/benchmark for the reference benchmark).
 MAIN_PUBLISH_TO = MAIN.get("publish_to", f"{PUBLISH_DIR}/main")
-MAIN_PUBLISHED = derived(MAIN_TARGETS)
+# less main.publish_exclude, and main.publish_gzip's files compressed (x.csv -> x.csv.gz);
+# what an earlier publication wrote that these leave out is removed
+with config_errors_end_the_run():
+    MAIN_PUBLISHED, MAIN_UNPUBLISHED = main_config.published(
+        MAIN, derived(MAIN_TARGETS), MAIN_DIR, MAIN_PUBLISH_TO
+    )
 
 
 rule main_publish:
     input:
-        sources=MAIN_PUBLISHED,
+        sources=[source for source, _ in MAIN_PUBLISHED],
         rows=f"{MAIN_DIR}/tables/steps.csv",
     output:
-        targets=[path.replace(MAIN_DIR, MAIN_PUBLISH_TO, 1) for path in MAIN_PUBLISHED],
+        targets=[target for _, target in MAIN_PUBLISHED],
         provenance_json=f"{MAIN_PUBLISH_TO}/provenance.json",
     log:
         f"{MAIN_DIR}/logs/publish.log",
@@ -367,5 +372,6 @@ rule main_publish:
     params:
         function="rlsbench.benchmark.tables.publish",
         config=config,
+        stale=MAIN_UNPUBLISHED,
     script:
         CALL
