@@ -121,6 +121,24 @@ def test_runtime_draws_the_median_time_per_method_and_dataset_on_a_log_axis(draw
     assert "1 (dataset, method) pair(s) skipped" in ax.get_title()
 
 
+def test_runtime_title_tells_budget_skips_from_methods_that_do_not_support_the_task(drawn):
+    """A classifier on a regression set is not run, not skipped: the title counts the two
+    apart (the 2026-11-28 benchmark's title called 243 pairs skipped, 228 of them not run)."""
+    steps = _steps(datasets=("a", "b", "c"))
+    on_c = (steps["dataset"] == "c") & steps["method"].isin(["random", "greedy_rls"])
+    steps.loc[on_c, "status"] = "skipped"
+    steps.loc[on_c, "reason"] = "task: random does not support regression targets"
+    report.plot_runtime(steps, "runtime.png")
+    assert drawn[0].axes[0].get_title() == (
+        "1 (dataset, method) pair(s) skipped; 2 (dataset, method) pair(s) not run (task not "
+        "supported): no point (tables/summary.md says why)"
+    )
+    report.plot_runtime(steps[steps["method"] != "lowrank_lssvm"], "runtime.png")
+    assert drawn[1].axes[0].get_title().startswith("2 (dataset, method) pair(s) not run")
+    report.plot_runtime(steps[steps["dataset"] == "a"], "runtime.png")
+    assert drawn[2].axes[0].get_title() == ""
+
+
 def test_pareto_places_each_method_at_its_median_time_and_loo_k_accuracy(drawn):
     report.plot_pareto(_steps(), "pareto.png")
     (fig,) = drawn

@@ -208,11 +208,30 @@ def _median_iqr(grouped):
     return grouped.median(), grouped.quantile(0.25), grouped.quantile(0.75)
 
 
+def _missing_points(frame) -> str:
+    """What the runtime figure's title says of the (dataset, method) pairs without a point:
+    those the budgets skipped, and apart from them those never run because the method does
+    not support the dataset's task (a regression set for a classifier: not a skip); "" when
+    every pair ran."""
+    cells = frame.loc[frame["status"] == "skipped", ["dataset", "method", "reason"]]
+    unsupported = cells["reason"].astype(str).str.startswith("task:")
+    counts = [
+        (len(cells.loc[~unsupported, ["dataset", "method"]].drop_duplicates()), "skipped"),
+        (
+            len(cells.loc[unsupported, ["dataset", "method"]].drop_duplicates()),
+            "not run (task not supported)",
+        ),
+    ]
+    said = [f"{n} (dataset, method) pair(s) {what}" for n, what in counts if n]
+    return "; ".join(said) + ": no point (tables/summary.md says why)" if said else ""
+
+
 def plot_runtime(frame, path):
     """Selection time per method and dataset (median over runs, quartiles as error bars, log
     scale): a row per dataset (names on the y axis, legible at any count and width), a point
     per method beside the others in the row, in the method's colour and marker; a method
-    skipped on a dataset has no point there (the title says so; ``tables/summary.md`` why).
+    skipped on a dataset, or not run there because it does not support the dataset's task,
+    has no point there (the title counts each; ``tables/summary.md`` says why).
 
     Parameters
     ----------
@@ -245,13 +264,9 @@ def plot_runtime(frame, path):
     ax.set_yticks(range(len(datasets)), datasets)
     ax.set_ylim(len(datasets) - 0.5, -0.5)  # the first dataset at the top, as in the tables
     ax.set_xlabel("selection time per run (s; median, quartiles)")
-    skipped = frame.loc[frame["status"] == "skipped", ["dataset", "method"]].drop_duplicates()
-    if len(skipped):
-        ax.set_title(
-            f"{len(skipped)} (dataset, method) pair(s) skipped: no point "
-            "(tables/summary.md says why)",
-            fontsize="small",
-        )
+    title = _missing_points(frame)
+    if title:
+        ax.set_title(title, fontsize="small")
     figures.legend_below(fig)
     figures.save_figure(fig, path)
 
