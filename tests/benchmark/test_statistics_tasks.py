@@ -192,7 +192,7 @@ def test_the_critical_difference_diagram_says_lower_is_better_and_shows_labels()
         ranks, st.nemenyi(scores), 1.0, alpha=0.05, title="Test accuracy at k = 5"
     )
     texts = [t.get_text() for ax in fig.axes for t in ax.texts]
-    texts += [ax.get_title() for ax in fig.axes]
+    texts += [ax.get_title() for ax in fig.axes] + [t.get_text() for t in fig.texts]
     plt.close(fig)
     assert any("lower is better" in t for t in texts)
     # greedy_rls's plugin label; random has none and keeps its name
@@ -266,3 +266,54 @@ def test_the_critical_difference_diagram_keeps_fifteen_long_labels_on_the_page(t
     ink = pixels < 0.5
     assert ink[:, 10:-10].any()  # the diagram is drawn
     assert not ink[:, :3].any() and not ink[:, -3:].any()
+
+
+@pytest.mark.parametrize(
+    "names, smallest_pt",
+    [
+        # the reference benchmark's longest labels: they keep at least 6 pt
+        (
+            ["SVM-RFE (halves)", "mutual_info_binned", "marglik_forward", "stability (LARS)"]
+            + [f"method_{i:02d}" for i in range(11)],
+            6.0,
+        ),
+        # longer ones get smaller type, and still stay on the page
+        ([f"method_with_a_long_name_{i:02d}" for i in range(15)], 4.0),
+    ],
+    ids=["benchmark-labels", "longer-labels"],
+)
+def test_the_one_column_critical_difference_diagram_keeps_its_labels_and_title(
+    names, smallest_pt, tmp_path
+):
+    """At one column (3.5 in) the reference benchmark's fifteen labels took more than the
+    width: the layout collapsed, the title was gone and the labels ran off both edges of the
+    one-column PDF. Read as its reader sees it, the one-column file drawn as pixels: no ink
+    in the outermost columns, ink in the title's rows, and the labels' type no smaller than
+    ``smallest_pt``."""
+    import matplotlib.image
+
+    from rlsbench.benchmark.figures import save_figure
+
+    rng = np.random.default_rng(0)
+    scores = pd.DataFrame(rng.random((30, 15)), columns=names)
+    ranks = st.average_ranks(scores)
+    fig = st.plot_critical_difference(
+        ranks, st.nemenyi(scores), 2.4, alpha=0.05, title="Mean test accuracy over k = 1..K"
+    )
+    savefig, seen = fig.savefig, {}
+
+    def also_as_pixels(path, format=None, **kwargs):  # the one-column PDF's state, as a PNG
+        savefig(path, format=format, **kwargs)
+        if format == "pdf" and fig.get_size_inches()[0] < 4:
+            savefig(tmp_path / "cd_1col.png", format="png", dpi=300)
+            seen["sizes"] = [t.get_fontsize() for t in fig.axes[0].texts]
+
+    fig.savefig = also_as_pixels
+    save_figure(fig, tmp_path / "cd.png")
+    pixels = matplotlib.image.imread(tmp_path / "cd_1col.png")[..., :3].mean(axis=2)
+    assert pixels.shape[1] == pytest.approx(3.5 * 300, abs=2)
+    ink = pixels < 0.5
+    assert not ink[:, :3].any() and not ink[:, -3:].any()
+    rows = np.flatnonzero(ink.any(axis=1))
+    assert rows[0] < 0.1 * pixels.shape[0]  # the title, at the top
+    assert min(seen["sizes"]) >= smallest_pt - 1e-9

@@ -611,6 +611,22 @@ def _one_column_layout(fig) -> float:
     return (sum(heights) or ONE_COLUMN_PANEL_IN) + rows * _LEGEND_ROW_IN + 0.1
 
 
+#: The attribute of a figure that holds its :func:`at_each_width` callbacks.
+_WIDTH_CALLBACKS = "_rlsbench_at_each_width"
+
+
+def at_each_width(fig, callback) -> None:
+    """Have :func:`save_figure` call ``callback(fig, width_in)`` once the figure has each of
+    its widths (two-column, then one-column), before it is laid out and saved there: for a
+    figure whose text must fit the width in a way the layout engine cannot (the labels of a
+    critical-difference diagram, which run outside its axes). The callback may set the
+    figure's height (``fig.set_size_inches(width_in, height)``); both files of that width
+    keep it."""
+    callbacks = getattr(fig, _WIDTH_CALLBACKS, [])
+    callbacks.append(callback)
+    setattr(fig, _WIDTH_CALLBACKS, callbacks)
+
+
 def save_figure(fig, png) -> list[str]:
     """Write ``fig`` as PNG, PDF and SVG at two-column width and as PDF and SVG at one-column
     width (the files of :func:`figure_files`), atomically, then close it.
@@ -619,7 +635,7 @@ def save_figure(fig, png) -> list[str]:
     ----------
     fig : matplotlib.figure.Figure
         Drawn at two-column width (:func:`subplots`); another width is rescaled to it,
-        keeping its aspect.
+        keeping its aspect; its :func:`at_each_width` callbacks run at each width.
     png : str or Path
         The PNG file; the others are named after it.
 
@@ -648,6 +664,13 @@ def save_figure(fig, png) -> list[str]:
                 one_column = (ONE_COLUMN_IN, _one_column_layout(fig))
             fig.set_size_inches(*one_column)
         if suffix in (".png", "_1col.pdf"):
+            for callback in getattr(fig, _WIDTH_CALLBACKS, ()):
+                callback(fig, target_width)
+            # a callback may have set the height: the other file of this width keeps it
+            if target_width == TWO_COLUMN_IN:
+                two_column = tuple(fig.get_size_inches())
+            else:
+                one_column = tuple(fig.get_size_inches())
             fit_tick_labels(fig)  # once per width: the svg of a width is drawn like its pdf
             # fit_tick_labels ended on a drawing laid out at this width with the final tick
             # labels: the files of this width keep that layout instead of solving it again

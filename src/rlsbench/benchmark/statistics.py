@@ -701,7 +701,7 @@ def plot_critical_difference(
     """
     import scikit_posthocs as sp
 
-    from rlsbench.benchmark.figures import subplots
+    from rlsbench.benchmark.figures import at_each_width, subplots
     from rlsbench.benchmark.labels import method_labels
 
     shown = dict(method_labels(ranks.index) if labels is None else labels)
@@ -725,19 +725,73 @@ def plot_critical_difference(
     labels_drawn = list(ax.texts)
     ax.text(start + cd + 0.02, bottom - 0.4, f"CD = {cd:.2f}", ha="left", va="center")
     ax.set_ylim(bottom - 0.9, ax.get_ylim()[1])
-    # the rank axis (drawn at the top, under the title) runs from the best rank: say so
-    ax.set_title("\n".join(filter(None, [title, RANK_CUE])), pad=18)
+    # the rank axis (drawn at the top, under the title) runs from the best rank: say so. The
+    # figure's title, not the axes': the layout gives it the figure's width, where an axes
+    # title wider than its narrow axes (one column, long labels beside) collapsed the layout
+    import matplotlib as mpl
+
+    fig.suptitle(
+        "\n".join(filter(None, [title, RANK_CUE])), fontsize=mpl.rcParams["axes.titlesize"]
+    )
     # scikit-posthocs anchors the methods' labels at the extreme ranks and lets them run out
     # of the axes: the constrained layout, asked to fit them, collapsed the axes and gave up
     # (the labels ran off the page). Keep them out of the layout and pad the axes by the
-    # widest label instead (inches, so that both widths of save_figure keep them whole).
+    # widest label instead, at each width save_figure writes: at one column (3.5 in) the
+    # labels of the two-column size took more than the width, so there they get smaller type.
     for text in labels_drawn:
         text.set_in_layout(False)
-    fig.canvas.draw()
-    renderer = fig.canvas.get_renderer()
-    widest = max((t.get_window_extent(renderer).width for t in labels_drawn), default=0.0)
-    fig.get_layout_engine().set(w_pad=widest / fig.dpi + 0.05)
+    at_each_width(fig, _fit_labels_beside_the_axes(labels_drawn))
+    _fit_labels_beside_the_axes(labels_drawn)(fig, fig.get_size_inches()[0])
     return fig
+
+
+#: The rank axis of a critical-difference diagram (inches) that its labels leave at least,
+#: the type they get to leave it (points, at least), and what they leave at most beyond that
+#: (the axis and the type of labels too long for both).
+CD_MIN_AXIS_IN = 1.5
+CD_MIN_LABEL_PT = 6.0
+CD_LAST_AXIS_IN = 0.8
+CD_LAST_LABEL_PT = 4.0
+
+
+def _fit_labels_beside_the_axes(labels):
+    """A callback for :func:`rlsbench.benchmark.figures.at_each_width`: the figure's aspect
+    at every width (the one-column default height, a panel's, left no room for a label a
+    method), the labels at their first size, or smaller where the widest would leave the rank
+    axis less than :data:`CD_MIN_AXIS_IN` (not below :data:`CD_MIN_LABEL_PT`; labels still
+    too long get down to :data:`CD_LAST_LABEL_PT` for an axis of :data:`CD_LAST_AXIS_IN`),
+    and the axes padded by the widest on both sides."""
+    sizes = [text.get_fontsize() for text in labels]
+    fig = labels[0].get_figure() if labels else None
+    aspect = fig.get_size_inches()[1] / fig.get_size_inches()[0] if fig is not None else 1.0
+
+    def widest_in(fig, scale):
+        for text, size in zip(labels, sizes, strict=True):
+            text.set_fontsize(size * scale)
+        renderer = fig.canvas.get_renderer()
+        return max((t.get_window_extent(renderer).width for t in labels), default=0.0) / fig.dpi
+
+    def fit(fig, width_in):
+        fig.set_size_inches(width_in, width_in * aspect)
+        scale = 1.0
+        widest = widest_in(fig, scale)
+        for axis_in, smallest_pt in (
+            (CD_MIN_AXIS_IN, CD_MIN_LABEL_PT),
+            (CD_LAST_AXIS_IN, CD_LAST_LABEL_PT),
+        ):
+            room = (width_in - axis_in) / 2 - 0.05
+            floor = min(smallest_pt / size for size in sizes)
+            # text about as wide as its size (not quite, at small sizes): a few steps
+            for _ in range(4):
+                if widest <= room or scale <= floor:
+                    break
+                scale = max(scale * room / widest * 0.98, floor)
+                widest = widest_in(fig, scale)
+            if widest <= room:
+                break
+        fig.get_layout_engine().set(w_pad=widest + 0.05)
+
+    return fit
 
 
 #: What a critical-difference diagram's rank axis means, under its title.
