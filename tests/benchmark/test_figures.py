@@ -291,3 +291,55 @@ def test_a_part_that_restyles_another_parts_name_is_refused(monkeypatch):
         monkeypatch.undo()
         figures.method_styles.cache_clear()
     assert figures.method_style("rvm_new")["color"] == figures.COLORS["green"]
+
+
+@pytest.mark.parametrize(
+    "value, minor, label",
+    [
+        (1e-3, False, "10⁻³"),
+        (1.0, False, "10⁰"),
+        (100.0, False, "10²"),
+        (-100.0, False, "\N{MINUS SIGN}10²"),
+        (2e-3, True, "2×10⁻³"),
+        (6e4, True, "6×10⁴"),
+        (2e-3, False, ""),  # the major formatter labels decades only
+    ],
+)
+def test_log_labels_are_plain_text_with_the_same_numbers(value, minor, label):
+    """save_figure's log-axis labels: what matplotlib's mathtext formatter writes
+    ($\\mathdefault{2\\times10^{-3}}$), as plain text with superscripts."""
+    from matplotlib import ticker
+
+    ours = figures.PlainLogFormatter(labelOnlyBase=not minor)
+    theirs = ticker.LogFormatterSciNotation(labelOnlyBase=not minor)
+    assert ours(value) == label
+    assert bool(theirs(value)) == bool(label)
+
+
+def _overlapping_tick_labels(ax):
+    renderer = ax.figure.canvas.get_renderer()
+    labels = [t for t in ax.get_xticklabels(which="both") if t.get_visible() and t.get_text()]
+    low, high = sorted(ax.get_xlim())
+    shown = [t for t in labels if low <= t.get_position()[0] <= high]  # within the view
+    boxes = sorted((t.get_window_extent(renderer) for t in shown), key=lambda b: b.x0)
+    return [(a, b) for a, b in zip(boxes, boxes[1:]) if a.overlaps(b)]
+
+
+def test_a_log_axis_over_a_decade_keeps_its_minor_labels_apart():
+    """Over about a decade a log axis labels minor ticks too (2×10⁻³, 3×10⁻³, 4×10⁻³,
+    6×10⁻³): fit_tick_labels measured the major labels only, and the main part's pareto
+    figure printed "3×10⁻³4×10⁻³". Now every labelled tick counts, and the labels that
+    touch turn or shrink like the major ones."""
+    fig, axes = figures.subplots(1, 4)
+    for ax in axes:
+        ax.plot([9e-4, 6.5e-3], [0, 1])
+        ax.set_xscale("log")
+    figures.plain_log_labels(fig)
+    fig.canvas.draw()
+    assert any(_overlapping_tick_labels(ax) for ax in axes)  # as drawn, they touch
+    figures.fit_tick_labels(fig)
+    for ax in axes:
+        labels = [t.get_text() for t in ax.get_xticklabels(which="both") if t.get_text()]
+        assert "3×10⁻³" in labels and not any("$" in t for t in labels)
+        assert not _overlapping_tick_labels(ax)
+    plt.close(fig)
