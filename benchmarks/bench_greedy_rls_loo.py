@@ -25,7 +25,7 @@ numba's threads), timed by CPU seconds of the process (``time.process_time``) as
 the clock: CPU seconds move less with the other processes on a loaded machine than wall
 seconds. The tridiagonal search is also split into its phases, CPU seconds on one thread:
 **syrk** (``K = X Xᵀ + b² 1 1ᵀ``), **sytrd** (``K = Q T Qᵀ``, the reflectors),
-**orgqr** (Q formed from them), **tridiagonalize** (both, as the search runs them) and
+**orghr** (Q formed from them in place), **tridiagonalize** (both, as the search runs them) and
 **grid** (the rest of the search: per λ the LDLᵀ of ``T + λI``, ``a = G y``, ``diag(G)``
 and the criterion).
 
@@ -81,8 +81,8 @@ def choose_alpha_eigh(X, y, alphas, bias, threads=None):
 
 def search_phases(X, y, alphas, bias):
     """CPU seconds of the tridiagonal search's phases (call on one BLAS thread): syrk; sytrd
-    and orgqr each alone (on a copy of the kernel); tridiagonalize, both as the search runs
-    them (with its copies); grid, the rest (per λ the LDLᵀ, ``a``, ``diag(G)``, the
+    and orghr each alone (on a copy of the kernel); tridiagonalize, both as the search runs
+    them; grid, the rest (per λ the LDLᵀ, ``a``, ``diag(G)``, the
     criterion)."""
     lapack = scipy.linalg.lapack
     m = X.shape[0]
@@ -93,10 +93,9 @@ def search_phases(X, y, alphas, bias):
     lwork = int(lapack.dsytrd_lwork(m, lower=1)[0])
     packed, _, _, tau, _ = lapack.dsytrd(kernel.copy(order="F"), lower=1, lwork=lwork)
     clock.append(time.process_time())
-    reflectors = np.asfortranarray(packed[1:, : m - 1])
-    lwork = int(lapack.dorgqr(reflectors, tau[: m - 1], lwork=-1)[1][0])
+    lwork = int(lapack.dorghr_lwork(m, lo=0, hi=m - 1)[0])
     clock.append(time.process_time())
-    lapack.dorgqr(reflectors, tau[: m - 1], lwork=lwork, overwrite_a=1)
+    lapack.dorghr(packed, tau[: m - 1], lo=0, hi=m - 1, lwork=lwork, overwrite_a=1)
     clock.append(time.process_time())
     tridiagonal = _tridiagonalize(kernel)
     clock.append(time.process_time())
@@ -108,7 +107,7 @@ def search_phases(X, y, alphas, bias):
     return {
         "syrk": seconds[0],
         "sytrd": seconds[1],
-        "orgqr": seconds[3],
+        "orghr": seconds[3],
         "tridiagonalize": seconds[4],
         "grid": seconds[5],
     }
