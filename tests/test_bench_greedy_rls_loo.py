@@ -47,7 +47,7 @@ def test_small_run_chooses_one_alpha_and_prints_the_ratios(bench, tmp_path, caps
     assert set(result["search_phases_cpu_seconds_1thread"]) == {
         "syrk",
         "sytrd",
-        "orgqr",
+        "orghr",
         "tridiagonalize",
         "grid",
     }

@@ -567,7 +567,10 @@ def _ridge_prefix_path_xp(X, y, order, alpha, xp, *, bias=0.0, weights=True, res
         w, res = _dual_prefix_path_xp(Z, y2, alpha, n_bias, xp)
     else:
         L = _prefix_factor_xp(Z, alpha, xp)
-        Linv = xp.linalg.inv(L)
+        # a general inverse can leave rounding (~1e-16) above the diagonal (it did on the
+        # Intel Xeon VM of 2026-12-01), which gave a feature a weight before the step that
+        # selects it; L⁻¹ of a lower-triangular L is lower-triangular
+        Linv = xp.tril(xp.linalg.inv(L))
         z = Linv @ (Z.T @ y2)  # L⁻¹ Zᵀ y, (p, t)
         w = xp.cumulative_sum(Linv[:, :, None] * z[:, None, :], axis=0)[n_bias:, ...]
         res = None
