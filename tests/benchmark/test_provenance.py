@@ -169,11 +169,32 @@ def test_publish_records_the_clean_commit_and_refuses_dirty_tables_or_trees(chec
     assert info["config"] == {"main": {"seed": 3}} and info["files"] == [str(target)]
     assert info["environment"]["machine"]["n_cores"] >= 1
 
+    # a JSON record among the sources names its commit too (the scaling part's points are
+    # JSON, its tables/provenance.json the record of their collection); a list does not
+    (run / "rec.json").write_text(json.dumps({"git_commit": "a" * 40, "host": "h"}))
+    (run / "list.json").write_text(json.dumps([{"git_commit": "b" * 40}]))
+    publish(
+        [run / "t.csv", run / "rec.json", run / "list.json"],
+        [
+            target,
+            checkout / "results" / "paper" / "rec.json",
+            checkout / "results" / "paper" / "l.json",
+        ],
+        provenance_json=record,
+    )
+    assert json.loads(record.read_text())["tables_made_from_commits"] == sorted([head, "a" * 40])
+
     # rows made from a checkout with changes: refused, nothing copied
     pd.DataFrame({"a": [2], "git_commit": [head + "+dirty"]}).to_csv(run / "u.csv", index=False)
     fresh = checkout / "results" / "paper" / "u.csv"
     with pytest.raises(prov.DirtyTreeError, match=r"\+dirty"):
         publish([run / "u.csv"], [fresh], provenance_json=checkout / "results" / "paper" / "q.json")
+    assert not fresh.exists()
+    (run / "dirty.json").write_text(json.dumps({"git_commit": head + "+dirty"}))
+    with pytest.raises(prov.DirtyTreeError, match=r"\+dirty"):
+        publish(
+            [run / "dirty.json"], [fresh], provenance_json=checkout / "results" / "paper" / "q.json"
+        )
     assert not fresh.exists()
 
     # a checkout with uncommitted code: refused, unless the variable allows it (then recorded)

@@ -119,13 +119,20 @@ ALLOW_DIRTY_VARIABLE = "RLSBENCH_ALLOW_DIRTY_PUBLISH"
 
 
 def _commits_of(sources) -> set[str]:
-    """The ``git_commit`` values of the CSV tables among ``sources``."""
+    """The ``git_commit`` values of the CSV tables among ``sources``, and of the JSON records
+    among them that carry one at their top (the scaling part's ``tables/provenance.json``:
+    its points are JSON records without the column, and its publication named no commit)."""
     commits = set()
     for src in map(str, sources):
         if src.endswith(".csv"):
             head = pd.read_csv(src, nrows=0).columns
             if "git_commit" in head:
                 commits.update(pd.read_csv(src, usecols=["git_commit"])["git_commit"].dropna())
+        elif src.endswith(".json"):
+            with open(src, encoding="utf-8") as handle:
+                record = json.load(handle)
+            if isinstance(record, dict) and isinstance(record.get("git_commit"), str):
+                commits.add(record["git_commit"])
     return {str(c) for c in commits}
 
 
