@@ -740,8 +740,9 @@ def plot_critical_difference(
     # labels of the two-column size took more than the width, so there they get smaller type.
     for text in labels_drawn:
         text.set_in_layout(False)
-    at_each_width(fig, _fit_labels_beside_the_axes(labels_drawn))
-    _fit_labels_beside_the_axes(labels_drawn)(fig, fig.get_size_inches()[0])
+    fit = _fit_labels_beside_the_axes(labels_drawn)
+    at_each_width(fig, fit)
+    fit(fig, fig.get_size_inches()[0])
     return fig
 
 

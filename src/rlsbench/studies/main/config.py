@@ -260,18 +260,18 @@ def published(
     import fnmatch
 
     relative = {source: source.removeprefix(f"{run_dir}/") for source in sources}
-    patterns = {}
-    for key in ("publish_exclude", "publish_gzip"):
-        patterns[key] = list(main.get(key) or [])
-        for pattern in patterns[key]:
+    patterns = {key: list(main.get(key) or []) for key in ("publish_exclude", "publish_gzip")}
+
+    def named(name, key):
+        return any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns[key])
+
+    for key, listed in patterns.items():
+        for pattern in listed:
             if not any(fnmatch.fnmatchcase(name, pattern) for name in relative.values()):
                 raise ConfigError(
                     f"config key main.{key}: {pattern!r} matches none of the files main_all "
                     f"builds (globs on the path under the part's folder, e.g. figures/*.svg)"
                 )
-
-    def named(name, key):
-        return any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns[key])
 
     out, left_out = [], []
     for source, name in relative.items():
