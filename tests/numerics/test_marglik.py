@@ -2,7 +2,8 @@
 
 import numpy as np
 import pytest
-from scipy.linalg import cho_factor, cho_solve
+from scipy.linalg import LinAlgError, cho_factor, cho_solve
+from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from rlsbench.estimators import ForwardMarglikRegressor, RVMRegressor
@@ -13,7 +14,14 @@ from rlsbench.numerics.marglik import (
     marginal_loss,
     pivoted_cholesky,
 )
-from rlsbench.numerics.marglik.rvm import BudgetExceeded, rvm_fast, rvm_tipping
+from rlsbench.numerics.marglik.lowrank import _squared_distances
+from rlsbench.numerics.marglik.rvm import (
+    BudgetExceeded,
+    _cho_factor,
+    _cho_solve,
+    rvm_fast,
+    rvm_tipping,
+)
 
 
 def _problem(seed, n=40, m=15):
@@ -98,6 +106,37 @@ def test_bad_hyperparameters_are_rejected_by_name(bad):
     kwargs = {"lam": 1.0, "sigma2": 1.0, **bad}
     with pytest.raises(ValueError, match=next(iter(bad))):
         forward_marglik(H, t, 3, kwargs["lam"], sigma2=kwargs["sigma2"])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_kernel_distances_are_scikit_learns_bit_for_bit(seed):
+    # _squared_distances replaces euclidean_distances in the pivoted Cholesky's hot loop; the
+    # committed Sun & Yao tables depend on its bits (rows, one row, X with itself, F order)
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((57, 1 + 4 * seed)) * rng.uniform(0.01, 100.0)
+    X = np.asfortranarray(X) if seed % 2 else X
+    Y = rng.standard_normal((23, X.shape[1]))
+    for a, b in ((X, Y), (X, X), (X, X[5:6]), (X[::2], X[::3])):
+        expected = euclidean_distances(a, b, squared=True)
+        np.testing.assert_array_equal(_squared_distances(a, b), np.maximum(expected, 0.0))
+    assert np.all(np.diag(_squared_distances(X, X)) == 0.0)
+    with pytest.raises(ValueError, match="same number of features"):
+        _squared_distances(X, Y[:, :0])
+
+
+@pytest.mark.parametrize("size", [1, 2, 7, 40])
+def test_rvm_cholesky_calls_are_scipys_bit_for_bit(size):
+    # the RVM solvers call POTRF/POTRS directly; the committed tables depend on their bits
+    rng = np.random.default_rng(size)
+    A = rng.standard_normal((size + 3, size))
+    S = A.T @ A + 0.1 * np.eye(size)
+    ours = _cho_factor(S)
+    theirs = cho_factor(S, lower=True, check_finite=False)
+    np.testing.assert_array_equal(ours[0], theirs[0])
+    for b in (rng.standard_normal(size), np.eye(size)):
+        np.testing.assert_array_equal(_cho_solve(ours, b), cho_solve(theirs, b, check_finite=False))
+    with pytest.raises(LinAlgError, match="not positive definite"):
+        _cho_factor(-S)
 
 
 @pytest.mark.parametrize("seed", range(3))

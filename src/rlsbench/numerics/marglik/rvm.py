@@ -32,7 +32,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.linalg import LinAlgError, cho_factor, cho_solve
+from scipy.linalg import LinAlgError
+from scipy.linalg.lapack import dpotrf, dpotrs
 
 from rlsbench.errors import RLSBenchError
 
@@ -140,12 +141,38 @@ class RVMResult:
     info: dict = field(default_factory=dict)
 
 
+def _cho_factor(a):
+    """``scipy.linalg.cho_factor(a, lower=True, check_finite=False)`` for a float64 (M, M) array.
+
+    The same LAPACK call (POTRF on a copy, the other triangle left as it was), so the same bits,
+    without SciPy's wrappers: the solvers factor an M × M matrix every iteration, M often under
+    20, where the wrappers' checks took longer than LAPACK (issue 46: Sun & Yao's searches).
+    """
+    c, info = dpotrf(a, lower=1, overwrite_a=0, clean=0)
+    if info > 0:
+        raise LinAlgError(f"{info}-th leading minor of the array is not positive definite")
+    if info < 0:
+        raise ValueError(
+            f'LAPACK reported an illegal value in {-info}-th argument on entry to "POTRF".'
+        )
+    return c, True
+
+
+def _cho_solve(factor, b):
+    """``scipy.linalg.cho_solve(factor, b, check_finite=False)`` for :func:`_cho_factor`'s factor
+    and a float64 b of shape (M,) or (M, K): POTRS, as SciPy calls it."""
+    x, info = dpotrs(factor[0], b, lower=1, overwrite_b=0)
+    if info != 0:
+        raise ValueError(f"illegal value in {-info}th argument of internal potrs")
+    return x
+
+
 def _posterior(PhiTPhi_a, PhiTt_a, alpha_a, beta):
     """Cholesky of Σ⁻¹ = A + βΦᵀΦ and μ = βΣΦᵀt (Tipping 2001, eq. 12-13)."""
     Sigma_inv = beta * PhiTPhi_a
-    Sigma_inv[np.diag_indices_from(Sigma_inv)] += alpha_a
-    factor = cho_factor(Sigma_inv, lower=True, check_finite=False)
-    mu = cho_solve(factor, beta * PhiTt_a, check_finite=False)
+    Sigma_inv.flat[:: Sigma_inv.shape[0] + 1] += alpha_a  # the diagonal
+    factor = _cho_factor(Sigma_inv)
+    mu = _cho_solve(factor, beta * PhiTt_a)
     return factor, mu
 
 
@@ -252,7 +279,7 @@ def rvm_tipping(
         factor, mu = _posterior(G, PhiTt[active], alpha, beta)
         L, sq_err = _log_ml(factor, mu, alpha, beta, tt, PhiTt[active], G, n)
         history.append(L)
-        Sigma_diag = np.diag(cho_solve(factor, np.eye(active.size), check_finite=False))
+        Sigma_diag = np.diag(_cho_solve(factor, np.eye(active.size)))
         gamma = 1.0 - alpha * Sigma_diag  # eq. (16)
         with np.errstate(divide="ignore"):
             alpha_new = gamma / mu**2  # eq. (16)
@@ -361,6 +388,7 @@ def rvm_fast(
     counts = {"adds": 1, "deletes": 0, "reestimates": 0}
     history = []
     converged = False
+    stacked = None  # Φᵀφ_i of the retained vectors as columns, in ``active``'s order
     it = 0
     for it in range(1, max_iter + 1):
         budget.spend(
@@ -368,13 +396,15 @@ def rvm_fast(
         )
         act = np.asarray(active)
         alpha_a = np.asarray(alpha)
-        PhiTPhi_a = np.column_stack([cross[i] for i in active])  # (m, M)
+        if stacked is None:  # the retained set changed (a re-estimate keeps it)
+            stacked = np.column_stack([cross[i] for i in active])
+        PhiTPhi_a = stacked  # (m, M)
         G = PhiTPhi_a[act]
         factor, mu = _posterior(G, PhiTt[act], alpha_a, beta)
         L, sq_err = _log_ml(factor, mu, alpha_a, beta, tt, PhiTt[act], G, n)
         history.append(L)
         # S, Q of every candidate (eq. 22-23)
-        Sigma = cho_solve(factor, np.eye(len(active)), check_finite=False)
+        Sigma = _cho_solve(factor, np.eye(len(active)))
         S = beta * norms - beta**2 * np.einsum("mk,mk->m", PhiTPhi_a @ Sigma, PhiTPhi_a)
         Q = beta * (PhiTt - PhiTPhi_a @ mu)  # βΦᵀt − β²ΦᵀΦΣΦᵀt with μ = βΣΦᵀt
         s, q = S.copy(), Q.copy()
@@ -429,23 +459,27 @@ def rvm_fast(
             pos = active.index(j)
             del active[pos], alpha[pos], cross[j]
             counts["deletes"] += 1
+            stacked = None
         else:
             budget.spend(2.0 * n * m, it - 1)  # Φᵀφ_j of the new vector
             active.append(j)
             alpha.append(s[j] ** 2 / theta[j])
             cross[j] = Phi.T @ Phi[:, j]
             counts["adds"] += 1
+            stacked = None
         if not fixed_noise:
             # eq. (18) of Tipping 2001 with the posterior of the updated model
             act = np.asarray(active)
             alpha_a = np.asarray(alpha)
-            G = np.column_stack([cross[i] for i in active])[act]
+            if stacked is None:
+                stacked = np.column_stack([cross[i] for i in active])
+            G = stacked[act]
             try:
                 factor, mu = _posterior(G, PhiTt[act], alpha_a, beta)
             except LinAlgError:
                 continue
             _, sq_err = _log_ml(factor, mu, alpha_a, beta, tt, PhiTt[act], G, n)
-            Sd = np.diag(cho_solve(factor, np.eye(act.size), check_finite=False))
+            Sd = np.diag(_cho_solve(factor, np.eye(act.size)))
             gamma = 1.0 - alpha_a * Sd
             beta = _noise_precision(n - gamma.sum(), sq_err, t)
     act = np.asarray(active)
