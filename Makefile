@@ -8,13 +8,15 @@ CORES  ?= 2
 
 # Exact versions with hashes from the lock file (pyproject.toml keeps the ranges; the lock holds
 # the dependencies and the test, lint and docs extras); the package itself goes in editable,
-# without touching them.
+# without touching them. Then numba's cache is filled, as pip compiles .pyc files, so that the
+# first run's jobs load the selectors' kernels instead of compiling them (compile_cache.py).
 LOCK := requirements/lock.txt
 $(BIN)/rlsbench: pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet --require-hashes -r $(LOCK)
 	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
+	$(BIN)/python -m rlsbench.benchmark.compile_cache --quiet
 	touch $@
 
 install: $(BIN)/rlsbench
