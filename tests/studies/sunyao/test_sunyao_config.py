@@ -47,3 +47,37 @@ def test_paper_config_selects_the_papers_input_dimensions():
     bad["table1"]["datasets"][0]["features"] = {"keep": ["vh"]}
     with pytest.raises(ConfigError, match="keep"):
         validate_section(bad, SCHEMA, "sunyao")
+
+
+def test_a_search_with_the_same_inputs_runs_once():
+    # the default config's Fig. 1 data are Table 1's sinc data: both RVMs' searches are shared,
+    # Forward's is not (Fig. 1 has its own k_max grid)
+    from copy import deepcopy
+
+    from rlsbench.studies.sunyao.config import search_source
+
+    section = _section("config.yaml")
+    assert search_source(section, "fig1", "sinc-scaling", "rvm_new") == ("table1", "sinc")
+    assert search_source(section, "fig1", "sinc-scaling", "rvm_old") == ("table1", "sinc")
+    assert search_source(section, "fig1", "sinc-scaling", "forward") == ("fig1", "sinc-scaling")
+    assert search_source(section, "table1", "sinc", "rvm_new") == ("table1", "sinc")
+    # anything the search reads tells them apart: the data, σ², the target, the width grid
+    for change in (
+        lambda s: s["fig1"].update(noise=0.2),
+        lambda s: s["fig1"].update(data_seed=1),
+        lambda s: s["fig1"].update(sigma2=0.1),
+        lambda s: s["fig1"].update(target="standardize"),
+        lambda s: s["fig1"].update(n_samples=1200),
+    ):
+        changed = deepcopy(section)
+        change(changed)
+        assert search_source(changed, "fig1", "sinc-scaling", "rvm_new") == ("fig1", "sinc-scaling")
+    # what an RVM's search does not read does not: Forward's λ and k_max grids
+    changed = deepcopy(section)
+    changed["cv"]["lams"] = [0.5]
+    assert search_source(changed, "fig1", "sinc-scaling", "rvm_new") == ("table1", "sinc")
+    # the paper config has no two searches alike
+    paper = _section("paper.yaml")
+    for name in ("ozone", "boston-housing", "abalone"):
+        for method in ("forward", "rvm_old", "rvm_new"):
+            assert search_source(paper, "table1", name, method) == ("table1", name)

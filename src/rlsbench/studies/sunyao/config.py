@@ -150,6 +150,56 @@ def cv(section: dict, study: str) -> dict:
     return settings
 
 
+#: What a method's CV search reads of ``sunyao.cv`` (Forward its whole grid; an RVM only the
+#: widths, as :func:`rlsbench.numerics.marglik.hyper.cv_rvm` searches r alone).
+_CV_READ = {"forward": None, "rvm_old": ("subset", "folds", "width_factors")}
+_CV_READ["rvm_new"] = _CV_READ["rvm_old"]
+
+
+def _search_inputs(section: dict, study: str, dataset: str, method: str) -> tuple:
+    """Everything a method's CV search on a dataset reads (its job's params, and the data they
+    make), as a comparable value: the data (sinc's generator settings, or the prepared
+    dataset and its ``features``), the target, the effective σ², the seed, the CV settings the
+    method reads and its RVM settings."""
+    e = entry(section, study, dataset)
+    source = e.get("source", "prepared")
+    if source == "sinc":
+        data = ("sinc", e["n_samples"], e.get("noise", 0.1), e.get("data_seed", 0))
+    else:
+        data = (source, dataset, repr(e.get("features")))
+    settings = cv(section, study)
+    read = _CV_READ.get(method)
+    if read is not None:
+        settings = {key: settings[key] for key in read if key in settings}
+    return (
+        data,
+        e.get("target", "raw"),
+        e.get("sigma2", section.get("sigma2")),
+        section.get("seed"),
+        section.get("threads", 1),
+        repr(sorted(settings.items())),
+        repr(method_rvm(section, method)),
+    )
+
+
+def search_source(section: dict, study: str, dataset: str, method: str) -> tuple[str, str]:
+    """The (study, dataset) whose CV search of ``method`` this one's is: the first, Table 1's
+    datasets then Fig. 1's, with the same inputs (:func:`_search_inputs`). A search is run
+    once however many studies take its choices: in the default config Fig. 1's sinc data are
+    Table 1's, and both RVMs' searches there were run twice (issue 46)."""
+    mine = _search_inputs(section, study, dataset, method)
+    studies = [("table1", name) for name in table1(section)["datasets"]]
+    f1 = fig1(section)
+    if f1:
+        studies.append(("fig1", f1["dataset"]))
+    for other in studies:
+        if other == (study, dataset):
+            break
+        if _search_inputs(section, *other, method) == mine:
+            return other
+    return study, dataset
+
+
 def method_rvm(section: dict, method: str) -> dict | None:
     """The RVM settings a method's jobs get: ``sunyao.rvm`` for an RVM, None for Forward, whose
     fits never read them (so that changing them re-runs no Forward job)."""

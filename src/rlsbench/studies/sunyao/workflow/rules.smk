@@ -65,7 +65,15 @@ rule sunyao_hyper_method:
 
 rule sunyao_hyper:
     input:
-        parts=[f"{SUNYAO_DIR}/hyper/{{sy_study}}/{{sy_dataset}}/{m}.json" for m in SUNYAO_METHODS],
+        # a search with the same inputs as an earlier study's is that one's (search_source)
+        parts=lambda wc: [
+            "{}/hyper/{}/{}/{}.json".format(
+                SUNYAO_DIR,
+                *sunyao_config.search_source(SUNYAO, wc.sy_study, wc.sy_dataset, m),
+                m,
+            )
+            for m in SUNYAO_METHODS
+        ],
     output:
         hyper=f"{SUNYAO_DIR}/hyper/{{sy_study}}/{{sy_dataset}}.json",
     log:
