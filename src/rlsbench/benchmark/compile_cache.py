@@ -77,20 +77,24 @@ def warm(methods=METHODS, *, log=print) -> dict[str, float]:
 
     GreedyRLS(n_features_to_select=2, alpha="loo").fit(data[0].X, data[0].y)
     spent["alpha"] = time.perf_counter() - start
-    # the scaling study's timing points call the selectors directly, X C-ordered and large
+    # the scaling study's timing points call the plugins' selectors directly (as its
+    # _plugin_select does: X C-ordered and writable, y a float vector, no bias), on an X large
     # enough for the compiled input scan (writable and read-only: numba compiles them apart)
     import numpy as np
 
-    from rlsbench.studies.scaling.experiment import get_scaling_method, time_selection
+    from rlsbench.numerics.validation import warm_up_input_scan
 
     rng = np.random.default_rng(1)
     X = rng.standard_normal((512, 512))
     y = np.sign(rng.standard_normal(512))
     for name in SCALING_METHODS:
         start = time.perf_counter()
-        time_selection(get_scaling_method(name).select, X, y, k=2, alpha=1.0, threads=1)
+        registry.get_method(name).select(
+            X, y, alpha=1.0, k=2, criterion="squared", bias=0.0, seed=0, n_jobs=1
+        )
         spent[f"scaling {name}"] = time.perf_counter() - start
         log(f"compile_cache: scaling point of {name} {spent[f'scaling {name}']:.1f} s")
+    warm_up_input_scan(X)
     known = set(registry.method_names())
     for name in methods:
         if name not in known:

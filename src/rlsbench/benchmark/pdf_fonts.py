@@ -24,15 +24,14 @@ class _SubsetFont:
     """A subset font held as the bytes ``font_as_file`` wrote for it; opened by fontTools
     only where a caller asks for more than its bytes (the PostScript backend reads tables)."""
 
-    def __init__(self, data: bytes):
+    def __init__(self, data: bytes, font_class):
         self.data = data
+        self._font_class = font_class  # fontTools' TTFont, as matplotlib's subset gave it
         self._font = None
 
     def _opened(self):
         if self._font is None:
-            from fontTools.ttLib import TTFont
-
-            self._font = TTFont(BytesIO(self.data))
+            self._font = self._font_class(BytesIO(self.data))
         return self._font
 
     def __getattr__(self, name):
@@ -77,9 +76,13 @@ def memoize_font_subsets() -> bool:
         key = (os.fspath(fontfile), getattr(fontfile, "face_index", 0), frozenset(glyphs))
         if key not in cache:
             with original(fontfile, glyphs) as result:
-                cache[key] = (to_file(result.font).getvalue(), dict(result.glyph_index_map))
-        data, index_map = cache[key]
-        font = _SubsetFont(data)
+                cache[key] = (
+                    to_file(result.font).getvalue(),
+                    dict(result.glyph_index_map),
+                    type(result.font),
+                )
+        data, index_map, font_class = cache[key]
+        font = _SubsetFont(data, font_class)
         try:
             yield results(font, dict(index_map))
         finally:
