@@ -28,7 +28,8 @@ def test_the_kernels_of_the_workflows_methods_are_cached(tmp_path):
         assert f"compile_cache: {name} " in first.stdout
     compiled = sorted(p.name for p in cache.rglob("*.nbc"))
     kernels = {name.split("-")[0] for name in compiled}
-    # the greedy selection's kernels (all four), the FFS rows kernel and the input scan
+    # the greedy selection's kernels (all four), the FFS rows kernel, the input scan and the
+    # LOO λ search's kernel of GreedyRLS(alpha="loo")
     for kernel in (
         "_scoring._init_sums_kernel",
         "_scoring._make_single_output_kernel.locals.kernel",
@@ -36,6 +37,7 @@ def test_the_kernels_of_the_workflows_methods_are_cached(tmp_path):
         "_scoring._transpose_kernel",
         "ffs_rows._add_candidate_errors",
         "_scan._max_abs_bits",
+        "loo_grid._ldl_inverse_diagonal_kernel",
     ):
         assert kernel in kernels, compiled
     # a second run compiles nothing new: every signature came from the cache
