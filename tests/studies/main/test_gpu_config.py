@@ -41,6 +41,24 @@ def test_device_cuda_without_a_gpu_is_a_config_error_naming_the_key():
 
 @pytest.mark.slow
 @pytest.mark.skipif(NO_GPU is None, reason="a usable GPU is present here")
+def _path_without(tool, shadow):
+    """PATH with ``tool`` hidden: a folder that holds it is replaced by ``shadow``, links to its
+    other programs (dropping the folder would drop bash and which with it where slurm-wlm put
+    sbatch in /usr/bin, as ``make test-slurm`` does)."""
+    folders = []
+    for folder in os.environ.get("PATH", "").split(os.pathsep):
+        if folder and shutil.which(tool, path=folder):
+            shadow.mkdir(parents=True, exist_ok=True)
+            for program in Path(folder).iterdir():
+                link = shadow / program.name
+                if program.name != tool and not link.exists() and not link.is_symlink():
+                    link.symlink_to(program)
+            folder = str(shadow)
+        if folder not in folders:
+            folders.append(folder)
+    return os.pathsep.join(folders)
+
+
 def test_workflow_with_device_cuda_and_no_gpu_stops_before_any_job(tmp_path):
     config = yaml.safe_load(TINY.read_text())
     config["main"]["device"] = "cuda"
@@ -48,11 +66,7 @@ def test_workflow_with_device_cuda_and_no_gpu_stops_before_any_job(tmp_path):
     path.write_text(yaml.safe_dump(config))
     # a machine with sbatch on the PATH defers the check to the job (a cluster's submitting
     # node): this test is about a plain local run, whatever the machine has installed
-    path_dirs = os.environ.get("PATH", "").split(os.pathsep)
-    env = {
-        **os.environ,
-        "PATH": os.pathsep.join(d for d in path_dirs if not shutil.which("sbatch", path=d)),
-    }
+    env = {**os.environ, "PATH": _path_without("sbatch", tmp_path / "bin")}
     proc = subprocess.run(
         [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--cores", "1"]
         + ["main_all", "-n", "--configfile", str(path), "--directory", str(tmp_path)],
