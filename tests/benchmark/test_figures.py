@@ -208,6 +208,60 @@ def test_legend_below_replaces_the_panels_legends_by_one_under_them():
     plt.close(fig)
 
 
+@pytest.mark.parametrize("n_panels", [1, 4])
+def test_one_column_legends_fit_the_page_and_hidden_cells_leave_no_gap(n_panels, tmp_path):
+    """The default run's Pareto and curve figures (four datasets in a grid of 2 × 3, two
+    cells hidden; the five methods of the default config, with error bars) once lost both
+    ends of their one-column legend ("wrapper, LOO short-cu", the first marker) and had a
+    blank band above it, the rows of the hidden cells. Read as its reader sees it, the
+    one-column PDF's state drawn as pixels: no ink in the outermost columns, no white band
+    taller than a panel's frame, every label in the legend."""
+    import matplotlib.image
+
+    methods = ["greedy_rls", "lowrank_lssvm", "random", "wrapper_loo", "wrapper_blackbox"]
+    fig, axes = figures.subplots(2 if n_panels > 3 else 1, min(n_panels, 3), squeeze=False)
+    for ax in axes.flat[n_panels:]:
+        ax.set_visible(False)
+    for ax in axes.flat[:n_panels]:
+        for i, method in enumerate(methods):
+            style = figures.method_style(method)
+            ax.errorbar(
+                10.0**i,
+                0.9,
+                xerr=[[0.5], [2.0]],
+                yerr=0.02,
+                fmt=style["marker"] or "o",
+                color=style["color"],
+                label=method,
+            )
+        ax.set_xscale("log")
+        ax.set_xlabel("selection time (s, median)")
+    figures.legend_below(fig)
+    savefig, seen = fig.savefig, {}
+
+    def also_as_pixels(path, format=None, **kwargs):  # the one-column PDF's state, as a PNG
+        savefig(path, format=format, **kwargs)
+        if format == "pdf" and fig.get_size_inches()[0] < 4:
+            savefig(tmp_path / "one_column.png", format="png", dpi=200)
+            seen["labels"] = [t.get_text() for lg in fig.legends for t in lg.get_texts()]
+
+    fig.savefig = also_as_pixels
+    figures.save_figure(fig, tmp_path / "pareto.png")
+    assert seen["labels"] == [
+        "greedy RLS",
+        "low-rank updated LS-SVM",
+        "random",
+        "wrapper, LOO short-cut",
+        "wrapper, black box",
+    ]
+    pixels = matplotlib.image.imread(tmp_path / "one_column.png")[..., :3].mean(axis=2)
+    assert pixels.shape[1] == pytest.approx(3.5 * 200, abs=2)
+    ink = pixels < 0.5
+    assert not ink[:, :3].any() and not ink[:, -3:].any()
+    inked = np.flatnonzero(ink.any(axis=1))
+    assert np.diff(inked).max() < figures._PANEL_FRAME_IN * 200  # no band of hidden cells
+
+
 def test_legend_below_without_labelled_artists_draws_none():
     fig, ax = figures.subplots()
     ax.plot([1, 2], [1, 2])

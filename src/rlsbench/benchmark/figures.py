@@ -382,8 +382,9 @@ def _merge_legends(fig) -> dict[str, object]:
 
 
 def _panels(fig) -> list:
-    """The axes of ``fig`` that sit in its grid (not colour bars or insets)."""
-    return [ax for ax in fig.axes if ax.get_subplotspec() is not None]
+    """The visible axes of ``fig`` that sit in its grid (not colour bars, insets or the
+    hidden cells of a grid larger than its panels)."""
+    return [ax for ax in fig.axes if ax.get_subplotspec() is not None and ax.get_visible()]
 
 
 def legend_below(fig, *, ncols: int | None = None, title: str | None = None) -> int:
@@ -420,7 +421,7 @@ def legend_below(fig, *, ncols: int | None = None, title: str | None = None) -> 
 
 def _legend_under_panels(fig, entries, ncols, title=None, title_size=None) -> None:
     """A frameless figure legend of ``entries`` ({label: handle}) below the panels."""
-    fig.legend(
+    legend = fig.legend(
         list(entries.values()),
         list(entries),
         loc="outside lower center",
@@ -429,6 +430,11 @@ def _legend_under_panels(fig, entries, ncols, title=None, title_size=None) -> No
         title=title,
         title_fontsize=title_size,
     )
+    setattr(legend, _LEGEND_ENTRIES, entries)  # for fit_legends, which may draw it again
+
+
+#: The attribute of a legend below the panels that holds its entries ({label: handle}).
+_LEGEND_ENTRIES = "_rlsbench_entries"
 
 
 def _labelled(entries: dict[str, object]) -> dict[str, object]:
@@ -572,6 +578,36 @@ def fit_tick_labels(fig) -> None:
         fig.canvas.draw()
 
 
+def fit_legends(fig) -> None:
+    """Give each legend below the panels of ``fig`` (:func:`legend_below`, and the merged
+    legend of the one-column layout) as many columns as fit its width, and the figure the
+    height of the rows this adds.
+
+    The columns are chosen from the labels' lengths before anything is drawn; a label of wide
+    letters, or markers with error bars, can make a row wider than the figure, and its ends
+    are cut off in the file. Here the legend is drawn and loses a column at a time until it
+    fits (one column is kept whatever its width).
+    """
+    width_px = fig.bbox.width
+    renderer = fig.canvas.get_renderer()
+    for legend in [lg for lg in fig.legends if hasattr(lg, _LEGEND_ENTRIES)]:
+        entries = getattr(legend, _LEGEND_ENTRIES)
+        ncols = legend._ncols
+        rows = math.ceil(len(entries) / ncols)
+        title = legend.get_title()
+        while ncols > 1 and legend.get_window_extent(renderer).width > 0.98 * width_px:
+            ncols -= 1
+            legend.remove()
+            _legend_under_panels(
+                fig, entries, ncols, title.get_text() or None, title.get_fontsize()
+            )
+            legend = fig.legends[-1]
+        added = math.ceil(len(entries) / ncols) - rows
+        if added:
+            width, height = fig.get_size_inches()
+            fig.set_size_inches(width, height + added * _LEGEND_ROW_IN)
+
+
 def _categories(ax) -> int:
     """The number of fixed ticks on the y axis of ``ax`` (categories drawn as rows)."""
     locator = ax.yaxis.get_major_locator()
@@ -593,6 +629,9 @@ def _one_column_layout(fig) -> float:
     row where they fit), and a long y label breaks before its bracket.
     """
     panels = _panels(fig)
+    for ax in fig.axes:  # the hidden cells of the grid would keep their rows in one column
+        if ax.get_subplotspec() is not None and not ax.get_visible():
+            ax.remove()
     legends = [ax.get_legend() for ax in panels if ax.get_legend() is not None] + fig.legends
     titles = [(lg.get_title().get_text(), lg.get_title().get_fontsize()) for lg in legends]
     had_legend = bool(legends)
@@ -729,6 +768,7 @@ def save_figure(fig, png) -> list[str]:
                 two_column = tuple(fig.get_size_inches())
             else:
                 one_column = tuple(fig.get_size_inches())
+            fit_legends(fig)
             fit_tick_labels(fig)  # once per width: the svg of a width is drawn like its pdf
             # fit_tick_labels ended on a drawing laid out at this width with the final tick
             # labels: the files of this width keep that layout instead of solving it again
