@@ -40,6 +40,11 @@ def _multiclass(m=90, n=60, classes=4, seed=0):
     return X, encode_targets(labels, "multiclass")
 
 
+def _multiclass_wide():
+    """More columns than rows: the multi-task path on X itself."""
+    return _multiclass(m=60, n=90)
+
+
 def _whole_path(X, Y, l1_ratio):
     """One call of scikit-learn's enet_path over the whole grid (the method before the stop)."""
     with warnings.catch_warnings():
@@ -59,7 +64,7 @@ def test_the_grid_is_the_one_enet_path_computes(data):
 
 
 @pytest.mark.parametrize(
-    ("data", "l1_ratio"), [(_wide, 0.5), (_multiclass, 0.5), (_multiclass, 1.0)]
+    ("data", "l1_ratio"), [(_wide, 0.5), (_multiclass_wide, 0.5), (_multiclass_wide, 1.0)]
 )
 def test_the_stopped_path_solves_each_lambda_it_reaches_as_the_whole_path_does(data, l1_ratio):
     X, y = data()
@@ -73,10 +78,42 @@ def test_the_stopped_path_solves_each_lambda_it_reaches_as_the_whole_path_does(d
     assert np.count_nonzero(rows) >= 10
 
 
+def _objective(X, Y, W, alpha, l1_ratio):
+    """scikit-learn's multi-task elastic-net objective, times the number of rows (the scale
+    of its duality gap): ½‖Y − XWᵀ‖² + m·α·(l1_ratio·‖W‖₂,₁ + ½(1 − l1_ratio)‖W‖²)."""
+    m = X.shape[0]
+    penalty = l1_ratio * np.linalg.norm(W, axis=0).sum() + 0.5 * (1 - l1_ratio) * np.sum(W**2)
+    return 0.5 * np.sum((Y - X @ W.T) ** 2) + m * alpha * penalty
+
+
+@pytest.mark.parametrize("l1_ratio", [0.5, 1.0])
+def test_the_multi_task_path_on_more_rows_than_columns_solves_the_same_problem(l1_ratio):
+    """Where m > n the multi-task solver runs on X's QR factors (R and QᵀY): at every λ it
+    reaches, the objective on X is within scikit-learn's tolerance of the path on X itself
+    (1e-4 · ‖Y‖², the duality gap both stop at), and it reaches the same λ."""
+    X, y = _multiclass(m=300, n=40)
+    Y = centered_targets(y)
+    alphas, whole = _whole_path(X, Y, l1_ratio)
+    stopped = enet_entry_path(X, Y, 10, l1_ratio=l1_ratio)
+    steps = stopped.shape[-1]
+    assert 1 < steps < N_ALPHAS
+    assert np.count_nonzero(np.abs(whole[..., steps - 2]).sum(axis=0)) < 10  # the same stop
+    tolerance = 1e-4 * np.sum(Y**2)
+    for step in range(steps):
+        ours = _objective(X, Y, stopped[..., step], alphas[step], l1_ratio)
+        theirs = _objective(X, Y, whole[..., step], alphas[step], l1_ratio)
+        assert abs(ours - theirs) <= tolerance
+    np.testing.assert_array_equal(entry_order(stopped)[:10], entry_order(whole[..., :steps])[:10])
+
+
 @pytest.mark.parametrize("k", [1, 5, 25])
 @pytest.mark.parametrize(
     ("order", "data", "l1_ratio"),
-    [(enet_order, _wide, 0.5), (enet_order, _multiclass, 0.5), (lasso_order, _multiclass, 1.0)],
+    [
+        (enet_order, _wide, 0.5),
+        (enet_order, _multiclass_wide, 0.5),
+        (lasso_order, _multiclass_wide, 1.0),
+    ],
 )
 def test_the_first_k_of_the_order_are_those_of_the_whole_path(order, data, l1_ratio, k):
     X, y = data()

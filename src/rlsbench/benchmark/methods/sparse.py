@@ -46,6 +46,10 @@ sklearn_exceptions = lazy_module("sklearn.exceptions")
 #: ``eps * λ_max`` to ``λ_max``).
 N_ALPHAS = 100
 
+#: scikit-learn's default tolerance of ``enet_path``: the duality gap at which coordinate descent
+#: stops, relative to ``‖Y‖²``.
+SKLEARN_TOL = 1e-4
+
 #: Mixing of the elastic net's penalty, ``l1_ratio`` (scikit-learn's default; 1 is the Lasso).
 L1_RATIO = 0.5
 
@@ -137,6 +141,16 @@ def enet_entry_path(X, Y, k, *, l1_ratio):
     Each λ starts from the solution of the one before (``coef_init``), as inside one call of
     ``enet_path``, so the coefficients at the λ reached are those of the whole path.
 
+    With several outputs and more rows than columns, the multi-task solver (which takes no
+    Gram matrix) works on the thin QR factors instead of X: with X = QR, ``‖Y − XW‖²`` is
+    ``‖QᵀY − RW‖²`` plus a constant, so R (n × n) and QᵀY give the same objective at every
+    W, hence the same solution, at n/m of the cost of a sweep (PMLB's texture, 4950 × 40 with
+    11 classes: 38 s to 0.6 s a training split). λ is scaled by m/n (scikit-learn multiplies
+    it by the number of rows) and the duality-gap tolerance is scikit-learn's default
+    absolute one, ``1e-4 · ‖Y‖²``, so the objective is as close to its minimum as on X.
+    Coefficients then differ from those on X by no more than that tolerance allows (an entry
+    tied within it can change places).
+
     Parameters
     ----------
     X : ndarray of shape (n_samples, n_features)
@@ -151,15 +165,24 @@ def enet_entry_path(X, Y, k, *, l1_ratio):
         scikit-learn's layout; ``steps`` ≤ :data:`N_ALPHAS`.
     """
     multi = Y.shape[1] > 1
+    grid = alpha_grid(X, Y, l1_ratio=l1_ratio)
+    m, n = X.shape
     X = np.asfortranarray(X, dtype=np.float64)
     y = np.asfortranarray(Y if multi else Y[:, 0], dtype=np.float64)
     options = {"precompute": False}
-    if not multi and X.shape[0] > X.shape[1]:
+    if not multi and m > n:
         # enet_path's precompute="auto": the Gram matrix where there are more rows than columns
         options = {"precompute": np.dot(X.T, X), "Xy": np.dot(X.T, y)}
+    elif multi and m > n:
+        Q, R = np.linalg.qr(X)
+        y_reduced = Q.T @ y
+        reduced_norm2 = np.sum(y_reduced**2)
+        if reduced_norm2 > 0:  # else Y is orthogonal to X: every coefficient is zero on X
+            options["tol"] = SKLEARN_TOL * np.sum(y**2) / reduced_norm2
+            X, y, grid = np.asfortranarray(R), np.asfortranarray(y_reduced), grid * (m / n)
     coefs = []
     coef = None
-    for alpha in alpha_grid(X, Y, l1_ratio=l1_ratio):
+    for alpha in grid:
         with warnings.catch_warnings():
             # the small λ of a grid on m < n, and ill-conditioned X
             warnings.simplefilter("ignore", sklearn_exceptions.ConvergenceWarning)
