@@ -77,6 +77,7 @@ def selection_scores(X, y, q, seed):
         Mean over halves of ``1 - position / q`` of its earliest entry (0 where it does not).
     """
     rng = np.random.default_rng(seed)
+    X = np.ascontiguousarray(X)
     m, n = X.shape
     Y = centered_targets(y)
     half = max(m // 2, 2)
@@ -88,7 +89,10 @@ def selection_scores(X, y, q, seed):
     for _ in range(N_SUBSAMPLES):
         rows = rng.choice(m, size=half, replace=False)
         weights = rng.choice([WEAKNESS, 1.0], size=n)
-        np.take(X, rows, axis=0, out=Xs)
+        # rows of a row-major X (copied above), mode="clip" (the rows are in range):
+        # from the protocol's column-major X, and with out= in the default mode "raise",
+        # which buffers the whole copy first, taking the rows cost 20x as much
+        np.take(X, rows, axis=0, out=Xs, mode="clip")
         Xs *= weights
         Xs -= Xs.mean(axis=0)
         Ys = Y[rows] - Y[rows].mean(axis=0)
