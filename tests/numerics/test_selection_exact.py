@@ -11,6 +11,7 @@ from rlsbench.numerics.selection import (
     lowrank_lssvm,
     random_selection,
     ridge_path,
+    subset_models,
     wrapper,
 )
 from rlsbench.numerics.selection._scoring import HAVE_NUMBA
@@ -162,6 +163,24 @@ def test_ridge_path_follows_given_order_and_matches_wrapper_values():
     np.testing.assert_allclose(path.coef_path, ref.coef_path, rtol=1e-8, atol=1e-10)
     order = np.array([3, 0, 7])
     np.testing.assert_array_equal(ridge_path(X, y, order, alpha).selected, order)
+
+
+@pytest.mark.parametrize("shape", ["m>n", "m<n"])
+@pytest.mark.parametrize("targets", ["single", "multi"])
+@pytest.mark.parametrize("criterion", ["squared", "zero_one"])
+def test_subset_models_are_the_last_steps_of_ridge_path_bit_for_bit(shape, targets, criterion):
+    """One model per subset (the abess and RFE baselines' subsets are not nested): the
+    same numbers as the last step of ridge_path on each subset."""
+    X, y, alpha = make_problem(shape, targets, criterion, seed=5)
+    rng = np.random.default_rng(0)
+    subsets = [rng.choice(X.shape[1], size=s, replace=False) for s in (1, 3, 2, 5)]
+    models = subset_models(X, y, subsets, alpha, bias=1.5, criterion=criterion)
+    assert len(models) == len(subsets)
+    for subset, (coef, intercept, crit, mse) in zip(subsets, models, strict=True):
+        path = ridge_path(X, y, subset, alpha, bias=1.5, criterion=criterion)
+        np.testing.assert_array_equal(coef, path.coef_path[-1])
+        np.testing.assert_array_equal(intercept, path.intercept_path[-1])
+        assert crit == path.criterion[-1] and mse == path.loo_mse[-1]
 
 
 def test_random_selection_is_seeded():

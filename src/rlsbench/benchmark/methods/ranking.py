@@ -212,7 +212,7 @@ def subsets_path(X, y, subsets, *, alpha, bias, criterion, constant=None):
         feature of ``selected``.
     """
     from rlsbench.numerics.path import SelectionPath
-    from rlsbench.numerics.selection import ridge_path
+    from rlsbench.numerics.selection import subset_models
 
     k, n = len(subsets), X.shape[1]
     subsets = [np.asarray(sub, dtype=np.intp) for sub in subsets]
@@ -230,11 +230,11 @@ def subsets_path(X, y, subsets, *, alpha, bias, criterion, constant=None):
     intercept_path = np.zeros(k if t is None else (k, t))
     crit = np.empty(k)
     loo_mse = np.empty(k)
-    for s, sub in enumerate(subsets):
-        fit = ridge_path(X, y, sub, alpha, bias=bias, criterion=criterion)
-        coef_path[s, : s + 1] = fit.coef_path[-1]
-        intercept_path[s] = fit.intercept_path[-1]
-        crit[s], loo_mse[s] = fit.criterion[-1], fit.loo_mse[-1]
+    models = subset_models(X, y, subsets, alpha, bias=bias, criterion=criterion)
+    for s, (coef, intercept, criterion_s, mse) in enumerate(models):
+        coef_path[s, : s + 1] = coef
+        intercept_path[s] = intercept
+        crit[s], loo_mse[s] = criterion_s, mse
     return SelectionPath(
         selected=subsets[-1],
         criterion=crit,

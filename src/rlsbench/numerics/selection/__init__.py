@@ -7,7 +7,8 @@ Every selector returns a :class:`rlsbench.numerics.path.SelectionPath`.
 - :func:`wrapper` — Algorithm 1, RLS as a black box (``loo="blackbox"``) or with the LOO
   shortcut (``loo="shortcut"``).
 - :func:`random_selection` — seeded random order, the paper's sanity baseline.
-- :func:`ridge_path` — the RLS path along a given order (for rankers and filters).
+- :func:`ridge_path` — the RLS path along a given order (for rankers and filters), and
+  :func:`subset_models` — one RLS model per feature subset (for subsets that are not nested).
 
 Every round's winner has a finite score and is not chosen yet (:func:`pick_winner`, the one
 rule of every forward selector); a selector that cannot satisfy it raises
@@ -30,6 +31,7 @@ _HOME = {
     "lowrank_lssvm": "lowrank",
     "memory_bytes": "lowrank",
     "ridge_path": "order",
+    "subset_models": "order",
     "random_selection": "random",
     "wrapper": "standard_wrapper",
 }
@@ -41,6 +43,7 @@ __all__ = [
     "wrapper",
     "random_selection",
     "ridge_path",
+    "subset_models",
     "SelectionError",
     "LOOPrecisionWarning",
     "TiedCriteriaWarning",

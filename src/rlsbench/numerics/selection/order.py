@@ -16,7 +16,7 @@ from rlsbench.numerics.rls import (
     _ridge_prefix_path,
     _ridge_prefix_path_xp,
 )
-from rlsbench.numerics.selection._common import PathRecorder, prepare
+from rlsbench.numerics.selection._common import PathRecorder, loo_errors, prepare
 from rlsbench.numerics.validation import check_alpha, check_bias
 
 
@@ -61,6 +61,47 @@ def ridge_path(X, y, order, alpha, *, bias=0.0, criterion="squared"):
     for s, res in enumerate(residuals):
         rec.add(order[s], y2, res, coef[s, : s + 1], intercept[s])
     return rec.path(method="ridge_path")
+
+
+def subset_models(X, y, subsets, alpha, *, bias=0.0, criterion="squared"):
+    """The RLS model of each feature subset: for each, the last step of
+    ``ridge_path(X, y, subset, alpha, ...)``, the same numbers, with X checked once.
+
+    For a method whose subsets are not nested (one model per subset size): ``ridge_path``
+    per subset checks all of X each time and records every prefix, which costs more than
+    the models on a tall X (PMLB's coil2000, 8839 × 85, 50 subsets: 3.5 of the 5.8 s of a
+    training split).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,) or (n_samples, n_targets)
+    subsets : sequence of array-likes of int
+        Feature indices of each model, in the order of its path (the last prefix is all).
+    alpha, bias, criterion
+        As :func:`ridge_path`.
+
+    Returns
+    -------
+    list of tuple
+        Per subset ``(coef, intercept, criterion, loo_mse)``: ``coef`` of shape (s,) or
+        (s, n_targets), ``intercept`` a float or shape (n_targets,), the floats of the
+        model's LOO criterion and LOO mean squared error.
+    """
+    X, y2, single, _, alpha, bias, criterion = prepare(
+        X, y, 1, alpha, bias, criterion, method="subset_models"
+    )
+    models = []
+    for subset in subsets:
+        order = _check_order(subset, X.shape[1])
+        coef, intercept, residuals = _ridge_prefix_path(X, y2, order, alpha, bias=bias)
+        *_, last = residuals  # every prefix's residuals come from one pass; the last is all
+        mse, zero_one = (float(e) for e in loo_errors(y2, last))
+        coef, intercept = coef[-1], intercept[-1]
+        if single:
+            coef, intercept = coef[:, 0], float(intercept[0])
+        models.append((coef, intercept, mse if criterion == "squared" else zero_one, mse))
+    return models
 
 
 def _ridge_path_xp(X, y, order, alpha, bias, criterion, xp, start):
