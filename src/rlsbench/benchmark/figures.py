@@ -430,10 +430,11 @@ def _legend_under_panels(fig, entries, ncols, title=None, title_size=None) -> No
         title=title,
         title_fontsize=title_size,
     )
-    setattr(legend, _LEGEND_ENTRIES, entries)  # for fit_legends, which may draw it again
+    setattr(legend, _LEGEND_ENTRIES, (entries, ncols))  # for fit_legends, which may redraw it
 
 
-#: The attribute of a legend below the panels that holds its entries ({label: handle}).
+#: The attribute of a legend below the panels that holds its entries ({label: handle}) and
+#: its number of columns.
 _LEGEND_ENTRIES = "_rlsbench_entries"
 
 
@@ -608,8 +609,7 @@ def fit_legends(fig) -> None:
     width_px = fig.bbox.width
     renderer = fig.canvas.get_renderer()
     for legend in [lg for lg in fig.legends if hasattr(lg, _LEGEND_ENTRIES)]:
-        entries = getattr(legend, _LEGEND_ENTRIES)
-        ncols = legend._ncols
+        entries, ncols = getattr(legend, _LEGEND_ENTRIES)
         rows = math.ceil(len(entries) / ncols)
         title = legend.get_title()
         while ncols > 1 and legend.get_window_extent(renderer).width > 0.98 * width_px:
@@ -788,7 +788,7 @@ def save_figure(fig, png) -> list[str]:
             fit_legends(fig)
             fit_tick_labels(fig)  # once per width: the svg of a width is drawn like its pdf
             _settle_layout(fig)
-            # fit_tick_labels ended on a drawing laid out at this width with the final tick
+            # _settle_layout ended on a drawing laid out at this width with the final tick
             # labels: the files of this width keep that layout instead of solving it again
             # at every save (a third of a figure's time)
             fig.set_layout_engine("none")
