@@ -552,7 +552,7 @@ def fit_tick_labels(fig) -> None:
         for label in ax.get_xticklabels(which="both"):
             label.set_horizontalalignment("center")
             label.set_rotation_mode("default")
-    fig.canvas.draw()
+    fig.draw_without_rendering()
     renderer = fig.canvas.get_renderer()
     for rotation in (45, 90):
         crowded = [ax for ax in panels if _crowded(ax, "x", renderer) < 1.0]
@@ -563,7 +563,7 @@ def fit_tick_labels(fig) -> None:
             for label in ax.get_xticklabels(which="both"):
                 label.set_horizontalalignment("right" if rotation == 45 else "center")
                 label.set_rotation_mode("anchor" if rotation == 45 else "default")
-        fig.canvas.draw()
+        fig.draw_without_rendering()
     changed = False
     for ax in panels:
         for axis in ("x", "y"):
@@ -576,7 +576,7 @@ def fit_tick_labels(fig) -> None:
                 )
                 changed = True
     if changed:
-        fig.canvas.draw()
+        fig.draw_without_rendering()
 
 
 def _settle_layout(fig, max_draws=3) -> None:
@@ -588,8 +588,11 @@ def _settle_layout(fig, max_draws=3) -> None:
     reference benchmark kept its y label 8 points left of the page: cut off in the file).
     """
     before = [ax.get_position().bounds for ax in fig.axes]
+    # here and in fit_tick_labels the layout passes lay the figure out and measure its texts
+    # without rasterising it (a third of a figure job's time went to pixels never kept); the
+    # files come out the same bytes
     for _ in range(max_draws):
-        fig.canvas.draw()
+        fig.draw_without_rendering()
         after = [ax.get_position().bounds for ax in fig.axes]
         if after == before:
             return
