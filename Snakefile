@@ -49,6 +49,14 @@ if workflow.is_main_process:
     warm_up()
 
 
+# Snakemake's default job rate limit is for cluster submissions; on a local run it only
+# replans every second and holds the exit for a second (jobserver.lift_local_rate_limit).
+onstart:
+    from rlsbench.benchmark.jobserver import lift_local_rate_limit
+
+    lift_local_rate_limit(workflow)
+
+
 report: "workflow/report/workflow.rst"
 
 

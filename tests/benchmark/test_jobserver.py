@@ -418,3 +418,64 @@ def test_warm_up_leaves_a_listening_server_that_the_first_job_uses(tmp_path, env
     # have replaced the socket with its own
     assert _alive(int(out.read_text().split()[1]))
     assert os.stat(path).st_ino == listening
+
+
+# ---------------------------------------------------------------------------------------------
+# Snakemake's job rate limit on a local run (the Snakefile's onstart)
+# ---------------------------------------------------------------------------------------------
+def _limited(rate, *, local=True):
+    from snakemake.scheduling.job_scheduler import JobRateLimiter
+    from snakemake.settings.types import MaxJobsPerTimespan
+
+    limiter = JobRateLimiter(MaxJobsPerTimespan.parse_choice(rate))
+    return SimpleNamespace(local_exec=local, scheduler=SimpleNamespace(job_rate_limiter=limiter))
+
+
+def test_the_default_rate_limit_is_lifted_from_a_local_run_only():
+    from rlsbench.benchmark.jobserver import lift_local_rate_limit
+
+    workflow = _limited("100/1s")
+    assert lift_local_rate_limit(workflow) is True
+    assert workflow.scheduler.job_rate_limiter is None
+    # a limit the user chose, and a cluster run, keep theirs
+    for workflow in (_limited("50/1s"), _limited("100/1m"), _limited("100/1s", local=False)):
+        kept = workflow.scheduler.job_rate_limiter
+        assert lift_local_rate_limit(workflow) is False
+        assert workflow.scheduler.job_rate_limiter is kept
+    assert lift_local_rate_limit(SimpleNamespace(local_exec=True)) is False  # no scheduler
+
+
+def test_a_real_local_run_has_its_rate_limit_lifted(tmp_path):
+    """Against the installed Snakemake: the attributes the function reads are those its
+    scheduler has (a Snakemake that renamed them would make the Snakefile's onstart a silent
+    no-op), and the run's default limit (100/1s) is the one it recognises."""
+    (tmp_path / "Snakefile").write_text(
+        textwrap.dedent(
+            """
+            from rlsbench.benchmark.jobserver import lift_local_rate_limit
+
+            onstart:
+                limiter = workflow.scheduler.job_rate_limiter
+                with open("before.txt", "w") as fh:
+                    fh.write(f"{limiter.max_jobs} {limiter.timespan}")
+                with open("lifted.txt", "w") as fh:
+                    fh.write(str(lift_local_rate_limit(workflow)))
+                    fh.write(f" {workflow.scheduler.job_rate_limiter}")
+
+            rule a:
+                output: "a.txt"
+                shell: "echo a > {output}"
+            """
+        )
+    )
+    snakemake = Path(sys.executable).parent / "snakemake"
+    subprocess.run(
+        [str(snakemake), "--cores", "1", "--workflow-profile", "none", "--quiet"],
+        cwd=tmp_path,
+        check=True,
+        capture_output=True,
+    )
+    assert (tmp_path / "a.txt").read_text() == "a\n"
+    max_jobs, timespan = (tmp_path / "before.txt").read_text().split()
+    assert (int(max_jobs), float(timespan)) == (100, 1.0)
+    assert (tmp_path / "lifted.txt").read_text() == "True None"

@@ -350,6 +350,44 @@ def warm_up(argv=None):
     return thread
 
 
+#: Snakemake's default ``--max-jobs-per-timespan`` (100 jobs a second), as (jobs, seconds).
+SNAKEMAKE_DEFAULT_RATE = (100, 1)
+
+
+def lift_local_rate_limit(workflow) -> bool:
+    """Drop Snakemake's default job rate limit from a run whose jobs run on this machine
+    (the Snakefile's ``onstart:``).
+
+    The limit exists for cluster submissions. On a local run it never binds (at most
+    ``--cores`` jobs run at once), yet the scheduler keeps it by starting a timer thread of
+    the timespan after every pass that leaves jobs waiting: each tick plans the run again
+    over every ready job (a second pass a second over the reference benchmark's ~2400 ready
+    jobs), and the process waits for the last timer before it exits (1 s after every run,
+    the small run's tenth). A limit the user set (any other value), a cluster executor and a
+    Snakemake without these attributes are left as they are.
+
+    Parameters
+    ----------
+    workflow : snakemake.workflow.Workflow
+        The running workflow (``workflow`` in the Snakefile), its scheduler built.
+
+    Returns
+    -------
+    bool
+        Whether the limit was dropped.
+    """
+    scheduler = getattr(workflow, "scheduler", None)
+    limiter = getattr(scheduler, "job_rate_limiter", None)
+    if limiter is None or not getattr(workflow, "local_exec", False):
+        return False
+    if (getattr(limiter, "max_jobs", None), getattr(limiter, "timespan", None)) != (
+        SNAKEMAKE_DEFAULT_RATE
+    ):
+        return False
+    scheduler.job_rate_limiter = None
+    return True
+
+
 # ---------------------------------------------------------------------------------------------
 # Client: the job script's side
 # ---------------------------------------------------------------------------------------------
