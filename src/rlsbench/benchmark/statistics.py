@@ -32,6 +32,7 @@ References
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import warnings
@@ -560,6 +561,31 @@ def _heaviside(a, threshold):
     return (a > threshold).astype(float) + 0.5 * (a == threshold).astype(float)
 
 
+def _dirichlet_draws(size, prior, nsamples, random_state):
+    """The posterior's weights of :func:`signed_rank_probs`, shape (nsamples, size).
+
+    They depend on the number of datasets and the seed, not on the scores: a statistics job
+    tests every method against the reference on the same datasets with the same seed, and
+    drew the same 50 000 × (n + 1) gamma variates for each. An integer seed's draws are kept
+    (read-only) while the tests of one comparison run (:func:`_seeded_draws`); an unseeded
+    call (``random_state=None``) or a ``RandomState`` draws afresh, as numpy would.
+    """
+    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool):
+        return _seeded_draws(size, float(prior), int(nsamples), int(random_state))
+    weights = np.ones(size)
+    weights[0] = prior
+    return np.random.RandomState(random_state).dirichlet(weights, nsamples)
+
+
+@functools.lru_cache(maxsize=2)
+def _seeded_draws(size, prior, nsamples, seed):
+    weights = np.ones(size)
+    weights[0] = prior
+    draws = np.random.RandomState(seed).dirichlet(weights, nsamples)
+    draws.flags.writeable = False
+    return draws
+
+
 def signed_rank_probs(x, y, rope=0.0, *, nsamples=50_000, random_state=None, prior=0.5):
     """baycomp's Bayesian signed-rank test (``baycomp.SignedRankTest.probs``), the same draws
     and the same probabilities, with the posterior's masses as two matrix products instead of
@@ -591,9 +617,7 @@ def signed_rank_probs(x, y, rope=0.0, *, nsamples=50_000, random_state=None, pri
     y = np.asarray(y, dtype=np.float64)
     diff = np.concatenate(([0.0], y - x))
     sums = diff[:, None] + diff[None, :]  # the Walsh sums, (n + 1, n + 1)
-    weights = np.ones(len(diff))
-    weights[0] = prior
-    draws = np.random.RandomState(random_state).dirichlet(weights, nsamples)
+    draws = _dirichlet_draws(len(diff), prior, nsamples, random_state)
 
     def mass(region):  # w_iᵀ R w_i for every draw i
         return np.einsum("ij,ij->i", draws @ region, draws)
@@ -880,15 +904,23 @@ def selection_matrix(steps: pd.DataFrame, dataset: str, method: str, k: int) -> 
     ]
     if rows.empty:
         return np.zeros((0, 0))
+    sets = _selection_sets(rows[rows["k"] <= k], k)
+    return sets if sets.size else np.zeros((0, int(rows["n_features"].iloc[0])))
+
+
+def _selection_sets(rows: pd.DataFrame, k: int) -> np.ndarray:
+    """:func:`selection_matrix` of the ``status == "ok"`` rows with ``k`` at most ``k`` of one
+    dataset and method."""
+    if rows.empty:
+        return np.zeros((0, 0))
     d = int(rows["n_features"].iloc[0])
     sets = []
-    for _, run in rows.groupby(["fold", "seed"], sort=True):
-        first = run[run["k"] <= k]
+    for _, first in rows.groupby(["fold", "seed"], sort=True):
         if int(first["k"].max()) < k:
             continue
         z = np.zeros(d)
         at_k = first[first["k"] == k]
-        if "subset" in run and isinstance(at_k["subset"].iloc[0], str):
+        if "subset" in first and isinstance(at_k["subset"].iloc[0], str):
             # a method whose subsets are not nested (best subset): the subset of size k itself
             z[np.asarray(at_k["subset"].iloc[0].split(), dtype=int)] = 1.0
         else:
@@ -912,8 +944,12 @@ def stability_table(steps: pd.DataFrame, k: int, *, alpha: float = 0.05) -> pd.D
             raise KeyError(f"step table lacks the column {column!r} that the stability reads")
     rows = []
     pairs = steps[["dataset", "method"]].drop_duplicates().itertuples(index=False)
+    # the table split once (filtering the whole table for each of the reference benchmark's
+    # 2160 pairs took five minutes)
+    kept = steps[(steps["status"] == "ok") & (steps["k"] <= k)]
+    runs = dict(iter(kept.groupby(["dataset", "method"], sort=False)))
     for dataset, method in pairs:
-        Z = selection_matrix(steps, dataset, method, k)
+        Z = _selection_sets(runs.get((dataset, method), kept.iloc[:0]), k)
         result = nogueira_stability(Z, alpha=alpha) if Z.size else Stability(*[np.nan] * 4, 0)
         reason = ""
         if Z.shape[0] < 2:
