@@ -566,22 +566,24 @@ def _dirichlet_draws(size, prior, nsamples, random_state):
 
     They depend on the number of datasets and the seed, not on the scores: a statistics job
     tests every method against the reference on the same datasets with the same seed, and
-    drew the same 50 000 × (n + 1) gamma variates for each. An integer seed's draws are kept
+    drew the same 50 000 × (n + 1) gamma variates for each. A seed's draws are kept
     (read-only) while the tests of one comparison run (:func:`_seeded_draws`); an unseeded
-    call (``random_state=None``) or a ``RandomState`` draws afresh, as numpy would.
+    call (``random_state=None``) draws afresh, as numpy would.
     """
-    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool):
-        return _seeded_draws(size, float(prior), int(nsamples), int(random_state))
+    if random_state is None:
+        return _draw(size, prior, nsamples, None)
+    return _seeded_draws(size, float(prior), int(nsamples), int(random_state))
+
+
+def _draw(size, prior, nsamples, seed):
     weights = np.ones(size)
     weights[0] = prior
-    return np.random.RandomState(random_state).dirichlet(weights, nsamples)
+    return np.random.RandomState(seed).dirichlet(weights, nsamples)
 
 
 @functools.lru_cache(maxsize=2)
 def _seeded_draws(size, prior, nsamples, seed):
-    weights = np.ones(size)
-    weights[0] = prior
-    draws = np.random.RandomState(seed).dirichlet(weights, nsamples)
+    draws = _draw(size, prior, nsamples, seed)
     draws.flags.writeable = False
     return draws
 
