@@ -4,6 +4,7 @@
 #   tests/slurm/cluster.sh install   apt-get slurm-wlm + munge (Debian; needs root)
 #   tests/slurm/cluster.sh start     write /etc/slurm/slurm.conf, start munged, slurmctld, slurmd
 #   tests/slurm/cluster.sh stop      stop exactly the daemons `start` started (by their pid files)
+#                                    and remove the slurm.conf `start` wrote
 #   tests/slurm/cluster.sh status    sinfo / squeue
 #
 # Why the config sits at /etc/slurm/slurm.conf: the executor's job step (srun inside the batch
@@ -12,6 +13,10 @@
 # forgets a job MinJobAge seconds after it ends (the plugin even falls back to sacct, which hangs
 # without accounting, when MinJobAge < 3 x its first status-check delay); the test's checker
 # also asks squeue for every job of the run once it is over.
+# Why `stop` removes the config again: the SLURM executor plugin asks `scontrol show config` at
+# every Snakemake start (even `snakemake --version`), and with a config that names a stopped
+# controller scontrol retries for 9 s; every Snakemake command on the machine was 9 s slower
+# after a `make test-slurm` until the file went.
 set -euo pipefail
 
 STATE=${RLSBENCH_SLURM_STATE:-/var/tmp/rlsbench-slurm}
@@ -114,7 +119,7 @@ start() {
 }
 
 stop() {
-    [[ -s $STATE/started ]] || { log "nothing to stop"; return 0; }
+    [[ -s $STATE/started ]] || { log "nothing to stop"; remove_conf; return 0; }
     # reverse order: slurmd, slurmctld, munged
     tac "$STATE/started" | while IFS=: read -r name pidfile; do
         if pid_alive "$pidfile"; then
@@ -129,6 +134,14 @@ stop() {
         fi
     done
     rm -f "$STATE/started"
+    remove_conf
+}
+
+remove_conf() {
+    if [[ -e $CONF ]] && grep -qF "$MARKER" "$CONF"; then
+        rm -f "$CONF"
+        log "removed $CONF"
+    fi
 }
 
 case ${1:-} in
