@@ -50,8 +50,8 @@ docs: install
 # neither the file nor the line.
 reproduce: install
 	$(BIN)/rlsbench config check config/config.yaml
-	$(BIN)/snakemake --cores $(CORES) --configfile config/config.yaml
-	$(BIN)/snakemake --cores $(CORES) --configfile config/config.yaml --report results/report.html
+	$(BIN)/snakemake --cores $(CORES) --configfile config/config.yaml \
+		--report results/report.html --report-after-run
 
 # Greedy RLS against the bandwidth bound and the alternatives (abess from the bench extra);
 # prints the ratio table (benchmarks/README.md). BENCH_ARGS=--quick for a small problem.
