@@ -332,6 +332,31 @@ def test_the_claim_checks_on_the_papers_own_numbers(tmp_path, capsys):
     assert (tmp_path / "paper.md").read_text() == text
 
 
+def test_timing_n_times_the_parts_sweep_on_the_grids_sizes_and_b14_reads_it(tmp_path):
+    from rlsbench.benchmark.cli import main
+    from rlsbench.studies.buteneers.ledger import CHECKS
+    from rlsbench.studies.fidelity.ours import RunTree
+
+    timing = {"M_fixed": 300, "n_folds": 3, "n_lambdas": 5, "M_values": [300], "N_fixed": 5}
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(yaml.safe_dump({"buteneers": {"seed": 0, "tasks": [], "timing": timing}}))
+    out = tmp_path / "buteneers" / "investigations"
+    argv = ["investigate", "buteneers", "timing_n", "--config", str(GRIDS)]
+    argv += ["--paper-config", str(cfg), "--out", str(out)]
+    argv += ["--set", "N_values=[4, 8, 16]", "--set", "repeats=2"]
+    assert main(argv) == 0
+    frame = pd.read_csv(out / "timing_n.csv")
+    # the part's M, folds and λ grid; the grid's sizes, method and repeats, laid out as timing.csv
+    assert list(frame["N"]) == [4, 8, 16] and set(frame["method"]) == {"rr_eigen"}
+    assert (frame["M"] == 300).all() and (frame["n_folds"] == 3).all()
+    assert (frame["sweep"] == "N").all() and (frame["repeats"] == 2).all()
+    assert (frame["t_opt"] > 0).all()
+    assert "Fitted growth exponent of t_opt in N: rr_eigen" in (out / "timing_n.md").read_text()
+    # B14 fits on the investigation where it ran (the part's own timing.csv is absent here)
+    (b14,) = CHECKS["B14"](RunTree(tmp_path))
+    assert "3 sizes N = 4…16, M = 300" in b14.ours
+
+
 def test_the_default_configs_task_job_writes_the_same_table_twice_but_for_times(tmp_path):
     from rlsbench.benchmark.datasets import fetch
     from rlsbench.studies.buteneers import config as buteneers_config

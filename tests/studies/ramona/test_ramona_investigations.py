@@ -166,6 +166,54 @@ def test_r2w2_cost_splits_an_evaluation_into_its_phases(tiny):
     assert (frame["dense_qp_radius_gap"] < 1e-4).all()
 
 
+def test_cputime_n_times_the_part_sweep_on_the_grids_sizes(tiny):
+    frame = _run(tiny, "cputime_n", N=[10, 12, 16], methods=["sas", "kfds"], n_repeats=2)
+    # the part's fixed D and iterations; the grid's sizes, methods and repetitions
+    assert sorted(zip(frame["N"], frame["method"])) == [
+        (n, m) for n in (10, 12, 16) for m in ("kfds", "sas")
+    ]
+    assert (frame["D"] == 8).all() and (frame["repeats"] == 2).all()
+    assert (frame["axis"] == "N").all()
+    assert (frame["seconds"] >= frame["seconds_min"]).all() and (frame["seconds_min"] > 0).all()
+    text = (Path(tiny["out"]) / "cputime_n.md").read_text()
+    assert "Fitted growth exponents in N: kfds" in text and "sas" in text
+
+
+def test_exponent_claims_read_cputime_n_where_it_has_the_methods(tmp_path):
+    """R30 and R31 fit on the investigation's sizes where it ran, else on the part's rows."""
+    from rlsbench.studies.fidelity.ours import RunTree
+    from rlsbench.studies.ramona.ledger import CHECKS
+
+    def rows(sizes, exponents):
+        return pd.DataFrame(
+            [
+                dict(axis="N", N=n, D=30, method=m, seconds=1e-6 * n**e, seconds_min=1e-6)
+                for n in sizes
+                for m, e in exponents.items()
+            ]
+        )
+
+    part = tmp_path / "ramona"
+    (part / "cputime").mkdir(parents=True)
+    rows([5, 200, 500, 1000], {"r2w2": 2.0, "sas": 1.0, "kfds": 1.5}).to_csv(
+        part / "cputime" / "rows.csv", index=False
+    )
+    tree = RunTree(tmp_path)
+    r31 = {o.scope: o for o in CHECKS["R31"](tree)}
+    assert "3 sizes" in r31["r2w2"].ours
+    (part / "investigations").mkdir()
+    sizes = [200, 300, 400, 500, 600, 800, 1000]
+    rows(sizes, {"r2w2": 2.0, "sas": 2.0, "kfds": 1.0}).to_csv(
+        part / "investigations" / "cputime_n.csv", index=False
+    )
+    tree = RunTree(tmp_path)
+    r31 = {o.scope: o for o in CHECKS["R31"](tree)}
+    assert "7 sizes" in r31["sas"].ours and r31["sas"].holds is True
+    (r30,) = CHECKS["R30"](tree)
+    # r2w2 grows as fast as sas (both N^2) and faster than kfds: not above both
+    assert "on 7 sizes" in r30.ours and r30.holds is not True
+
+
 def test_dense_qp_and_frank_wolfe_agree_on_the_enclosing_ball():
     rng = np.random.default_rng(4)
     Z = rng.normal(size=(25, 3))

@@ -18,13 +18,18 @@ thing changed and writes a tidy CSV and a Markdown summary (with provenance) und
     The paper's coding at the config's seed with the smallest λ of the grid raised from
     1e-8 to 1e-6, 1e-4 and 1e-2 times tr(A)/N (the paper gives R = 80 values, not their
     range): how much the selections, and the claims on them, depend on that unstated choice.
+``timing_n``
+    The λ-search time of the eigen method over more numbers of features N than the part's
+    timing sweep (its M, folds and λ grid; more sizes and repeats): the growth exponent in N
+    of claim B14 on enough sizes to decide it.
 ``paper``
     No run: the same claim checks applied to the paper's own printed Tables 3, 5 and 6
     (:mod:`rlsbench.studies.buteneers.paper_tables`), to tell a claim our data refute from a
     claim the paper's own public tables do not bear out.
 
 Only the eigen variants run (the covariance variants make the same choices, see
-``tests/numerics/test_ridgecv_selection.py``) and no time is recorded: these runs compare results.
+``tests/numerics/test_ridgecv_selection.py``) and, but for ``timing_n``, no time is recorded:
+these runs compare results.
 The claims are checked by the fidelity ledger's own checks
 (:data:`rlsbench.studies.buteneers.ledger.CHECKS`) on each run's rows.
 
@@ -35,6 +40,7 @@ Their grids (methods, input codings, seeds, λ floors, task subsets) are the sec
     rlsbench investigate buteneers encoding --mirror /work/shared/datasets
     rlsbench investigate buteneers repeats --set seeds=5 --jobs 2 --mirror ...
     rlsbench investigate buteneers repeats --markdown-only  # from the CSVs
+    rlsbench investigate buteneers timing_n
 """
 
 from __future__ import annotations
@@ -471,6 +477,68 @@ def _run(ctx):
     return _markdown(ctx)
 
 
+def _timing_case(M, N, methods, n_folds, n_lambdas, seed, repeats):
+    from rlsbench.studies.buteneers.experiment import timing_point
+
+    return timing_point(
+        M, N, methods=methods, n_folds=n_folds, n_lambdas=n_lambdas, seed=seed, repeats=repeats
+    )
+
+
+def _timing_n(ctx):
+    """The part's timing sweep over N (its ``M_fixed``, ``n_folds``, ``n_lambdas``, seed) on
+    the grid's ``N_values``, each time the minimum over ``repeats`` runs, one size after
+    another on one BLAS thread (no competition for the cores): ``timing_n.csv``, laid out as
+    the part's ``timing.csv`` (``sweep`` = N)."""
+    config = ctx.paper_section()
+    timing, grid = config["timing"], ctx.section
+    seed = ctx.seed_or(config.get("seed", 0))
+    M, folds, lambdas = int(timing["M_fixed"]), int(timing["n_folds"]), int(timing["n_lambdas"])
+    cases = [
+        (M, int(N), tuple(grid["methods"]), folds, lambdas, seed, int(grid["repeats"]))
+        for N in grid["N_values"]
+    ]
+    rows = [row for part in ctx.map(_timing_case, cases, parallel=False) for row in part]
+    frame = pd.DataFrame(rows).assign(
+        sweep="N", n_folds=folds, n_lambdas=lambdas, threads=1, repeats=int(grid["repeats"])
+    )
+    info = {"grid": grid, "timing": timing}
+    ctx.write_csv("timing_n.csv", frame, info, seed, float_format="%.6g")
+    return _timing_n_markdown(ctx)
+
+
+def _timing_n_markdown(ctx):
+    from rlsbench.studies.fidelity.verdicts import fit_exponent, interval_text
+
+    frame = ctx.read_csv("timing_n.csv")
+    wide = frame.pivot_table(index="N", columns="method", values="t_opt")
+    first = frame.iloc[0]
+    fits = []
+    for method in wide.columns:
+        e, low, high = fit_exponent(wide.index, wide[method])
+        fits.append(f"{method} {e:.2f} ({interval_text(low, high)})")
+    text = "\n".join(
+        [
+            "# Buteneers et al.: the λ-search time over the number of features N (claim B14)",
+            "",
+            _made_by(frame),
+            "",
+            f"The part's timing problem (random regression, M = {first['M']} samples, "
+            f"{first['n_folds']} folds, {first['n_lambdas']} values of λ) at "
+            f"{len(wide)} numbers of features N; t_opt in seconds, the minimum of "
+            f"{first['repeats']} runs, one BLAS thread. The claim: the λ search "
+            '"scales proportionately to the number of features" (exponent 1; the paper\'s own '
+            "analysis gives O(KN³)).",
+            "",
+            _table(wide.reset_index()),
+            "",
+            "Fitted growth exponent of t_opt in N: " + "; ".join(fits) + ".",
+            "",
+        ]
+    )
+    return ctx.write_markdown("timing_n.md", text)
+
+
 INVESTIGATIONS = {
     "encoding": Investigation(
         _run,
@@ -489,6 +557,12 @@ INVESTIGATIONS = {
         _markdown,
         "the smallest λ of the grid raised: how much the selections and claims depend on it",
         keys=("methods", "coding", "lows", "tasks"),
+    ),
+    "timing_n": Investigation(
+        _timing_n,
+        _timing_n_markdown,
+        "the λ-search time over N on more sizes and repeats than the part's sweep (claim B14)",
+        keys=("methods", "N_values", "repeats"),
     ),
     "paper": Investigation(
         _paper,

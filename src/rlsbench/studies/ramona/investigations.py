@@ -27,6 +27,10 @@ repetitions) from its section of ``config/investigations/ramona.yaml``. The inve
     iterations; the variant ramona-r2w2-frank-wolfe), the SVM fit (with its support vectors)
     and the gradient, against N and D; beside them the time of the same radius problem
     solved as the paper config solves it, by a general dense QP solver (CVXOPT).
+``cputime_n``
+    The part's CPU-time sweep over N (Table VIII: D = 30, the paper config's methods, options,
+    iterations and repetitions) on more sizes from N = 200 on, where the claims R30 and R31
+    fit their growth exponents (the paper's sizes give three points there).
 ``kfds_primal``
     KFDS as we compute it (the n × n dual of the kernel Fisher discriminant) against the same
     discriminant computed in the primal (D × D scatter matrices), over D at N = 30 (Table IX),
@@ -584,6 +588,63 @@ def _r2w2_cost_text(frame, command):
             + ".\n"
         )
     return "\n".join(lines) + "\n"
+
+
+def _cputime_n_task(N, cpu, seed):
+    from rlsbench.studies.ramona.experiments import cputime_rows
+
+    return cputime_rows(
+        "N",
+        [N],
+        fixed=cpu.get("fixed", 30),
+        methods=cpu["methods"],
+        n_iter=cpu.get("n_iter", 10),
+        n_repeats=cpu["n_repeats"],
+        method_options=cpu.get("method_options"),
+        seed=seed,
+    )
+
+
+def cputime_n(ctx):
+    """Table VIII's sweep (the paper config's ``cputime`` with the part's method options) on
+    the grid's ``N`` with its ``methods`` and ``n_repeats``, one size after another on one
+    BLAS thread; rows as the part's ``cputime/rows.csv``."""
+    from rlsbench.studies.ramona.config import cputime_job_settings
+
+    cpu = cputime_job_settings(ctx.paper_section())
+    cpu = {**cpu, "methods": list(ctx.section["methods"]), "n_repeats": ctx.section["n_repeats"]}
+    seed = ctx.seed_or(ctx.paper_section().get("seed", 0))
+    tasks = [(int(N), cpu, seed) for N in ctx.section["N"]]
+    rows = [row for part in ctx.map(_cputime_n_task, tasks, parallel=False) for row in part]
+    frame = pd.DataFrame(rows)
+    frame["load_average_1min"] = os.getloadavg()[0]
+    return frame, {"cputime": cpu, "N": list(ctx.section["N"])}
+
+
+def _cputime_n_text(frame, command):
+    from rlsbench.studies.fidelity.verdicts import fit_exponent, interval_text
+
+    wide = frame.pivot_table(index="N", columns="method", values="seconds")
+    fits = []
+    for method in wide.columns:
+        e, low, high = fit_exponent(wide.index, wide[method])
+        fits.append(f"{method} {e:.2f} ({interval_text(low, high)})")
+    first = frame.iloc[0]
+    t = wide.reset_index()
+    for c in wide.columns:
+        t[c] = t[c].map(lambda v: f"{v:.3g}")
+    return (
+        "### Table VIII's CPU times on more sizes (claims R30, R31)\n\n"
+        f"Made by {command} on the timing problem of the part's CPU-time tables (two Gaussian "
+        f"classes, D = {first['D']}), each method run for the paper config's iterations with "
+        "its options, one BLAS thread; seconds, the median of "
+        f"{first['repeats']} runs. Load average of the machine at the end: "
+        f"{frame['load_average_1min'].iloc[0]:.1f} (on {os.cpu_count()} logical cores).\n\n"
+        + markdown_table(t)
+        + "\n\nFitted growth exponents in N: "
+        + "; ".join(fits)
+        + ".\n"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1622,6 +1683,12 @@ INVESTIGATIONS = {
         _r2w2_cost_text,
         "where our R2W2's time goes, phase by phase, against N and D (Tables VIII-IX)",
         ("evaluations", "qp_max"),
+    ),
+    "cputime_n": _entry(
+        cputime_n,
+        _cputime_n_text,
+        "Table VIII's CPU times on more sizes from N = 200 on (claims R30, R31)",
+        ("methods", "N", "n_repeats"),
     ),
     "kfds_primal": _entry(
         kfds_primal,

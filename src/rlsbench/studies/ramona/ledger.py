@@ -1210,20 +1210,34 @@ def _ranks_kfds(tree):
     ]
 
 
-def _cpu(tree, axis):
-    cpu = tree.table("ramona", "cputime/rows.csv")
+#: Table VIII's sweep on more sizes from N = 200 on (investigation ``cputime_n``), where the
+#: exponent claims R30 and R31 are fitted; the part's own rows where it was not run.
+CPUTIME_N = "investigations/cputime_n.csv"
+
+
+def _cpu(tree, axis, table="cputime/rows.csv"):
+    cpu = tree.table("ramona", table)
     if cpu is None:
         return None
     c = cpu[cpu["axis"] == axis]
     return None if c.empty else c.pivot_table(index=axis, columns="method", values="seconds")
 
 
+def _cpu_large_n(tree, methods):
+    """CPU times over N from N = 200 on (N × method): the investigation ``cputime_n`` where it
+    has every method of ``methods``, else the part's Table VIII rows."""
+    for table in (CPUTIME_N, "cputime/rows.csv"):
+        c = _cpu(tree, "N", table)
+        if c is not None and set(methods) <= set(c.columns):
+            return c[c.index >= 200]
+    return None
+
+
 @check("R30")
 def _r2w2_complexity_n(tree):
-    c = _cpu(tree, "N")
-    if c is None or not {"r2w2", "sas", "kfds"} <= set(c.columns):
+    big = _cpu_large_n(tree, ("r2w2", "sas", "kfds"))
+    if big is None:
         return not_run("CPU times over N for R2W2, SAS and KFDS")
-    big = c[c.index >= 200]
     fits = {m: fit_exponent(big.index, big[m]) for m in ("r2w2", "sas", "kfds")}
     ahead = [above(fits["r2w2"][1:], fits[m][1:]) for m in ("sas", "kfds")]
     return [
@@ -1232,7 +1246,8 @@ def _r2w2_complexity_n(tree):
             False if False in ahead else (True if all(a is True for a in ahead) else INCONCLUSIVE),
             ", ".join(
                 f"{m} exponent {e:.2f} ({interval_text(lo, hi)})" for m, (e, lo, hi) in fits.items()
-            ),
+            )
+            + f" on {len(big)} sizes",
             "R2W2's fitted growth exponent in N (N ≥ 200) above SAS's and KFDS's, decided on "
             "the exponents' confidence intervals (overlapping intervals: inconclusive)",
         )
@@ -1241,10 +1256,9 @@ def _r2w2_complexity_n(tree):
 
 @check("R31")
 def _quadratic_n(tree):
-    c = _cpu(tree, "N")
-    if c is None or not {"r2w2", "sas"} <= set(c.columns):
+    big = _cpu_large_n(tree, ("r2w2", "sas"))
+    if big is None:
         return not_run("CPU times over N for SAS and R2W2")
-    big = c[c.index >= 200]
     out = []
     for m in ("sas", "r2w2"):
         out.append(
@@ -1254,7 +1268,7 @@ def _quadratic_n(tree):
                 big[m],
                 1.5,
                 2.5,
-                f"exponent in N (N = {big.index.min()}…{big.index.max()})",
+                f"exponent in N (N = {big.index.min()}…{big.index.max()}, {len(big)} sizes)",
                 "quadratic: fitted exponent within 0.5 of 2",
             )
         )
@@ -1387,6 +1401,7 @@ LEDGER = PaperLedger(
             "realdata/paired_tests.csv",
             "cputime/rows.csv",
             SEEDS_TABLE,
+            CPUTIME_N,
         ),
     },
     reader=our_numbers,
