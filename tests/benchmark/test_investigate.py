@@ -190,3 +190,45 @@ def test_the_old_module_mains_are_gone():
         module = REPO / "src" / "rlsbench" / "studies" / part / "investigations.py"
         source = module.read_text()
         assert "argparse" not in source and "__main__" not in source, part
+
+
+def test_layered_merges_mappings_and_replaces_everything_else():
+    from rlsbench.benchmark.investigate import layered
+
+    base = {"p": {"a": 1, "b": {"c": [1, 2], "d": 2}}, "q": [1]}
+    over = {"p": {"b": {"c": [3]}, "e": 5}, "q": {"x": 1}}
+    assert layered(base, over) == {"p": {"a": 1, "b": {"c": [3], "d": 2}, "e": 5}, "q": {"x": 1}}
+    assert base["p"]["b"]["c"] == [1, 2]  # the base is left as it was
+
+
+def test_a_variant_is_laid_on_the_paper_config_and_written_beside_its_tables(
+    tmp_path, monkeypatch, capsys
+):
+    """`--variant NAME`: config/variants/NAME.yaml over the paper config, as `make variant`
+    layers it; the outputs go to the variant's published folder and name the variant."""
+    monkeypatch.chdir(tmp_path)
+    timing = {"M_fixed": 200, "n_folds": 3, "n_lambdas": 4, "M_values": [200], "N_fixed": 4}
+    paper = tmp_path / "paper.yaml"
+    paper.write_text(yaml.safe_dump({"buteneers": {"seed": 0, "tasks": [], "timing": timing}}))
+    (tmp_path / "config" / "variants").mkdir(parents=True)
+    variant = {
+        "variant": {"name": "two-folds", "part": "buteneers", "description": "two folds"},
+        "publish_dir": "published/two-folds",
+        "buteneers": {"timing": {"n_folds": 2}},
+    }
+    (tmp_path / "config" / "variants" / "two-folds.yaml").write_text(yaml.safe_dump(variant))
+    argv = ["buteneers", "timing_n", "--config", GRIDS / "buteneers.yaml"]
+    argv += ["--paper-config", paper, "--set", "N_values=[3, 6]", "--set", "repeats=1"]
+    assert _investigate(*argv, "--variant", "two-folds") == 0
+    frame = pd.read_csv(tmp_path / "published/two-folds/buteneers/investigations/timing_n.csv")
+    # the variant's folds, the paper config's M
+    assert set(frame["n_folds"]) == {2} and set(frame["M"]) == {200}
+    assert all("--variant two-folds" in c for c in frame["command"])
+    capsys.readouterr()
+    # a variant of another part is refused, naming its file
+    variant["variant"]["part"] = "ramona"
+    (tmp_path / "config" / "variants" / "two-folds.yaml").write_text(yaml.safe_dump(variant))
+    assert _investigate(*argv, "--variant", "two-folds") == 1
+    assert "config/variants/two-folds.yaml: not a variant of part 'buteneers'" in (
+        capsys.readouterr().err
+    )

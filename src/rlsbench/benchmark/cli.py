@@ -501,6 +501,12 @@ def add_investigate_command(subparsers) -> None:
     p.add_argument(
         "--paper-config", metavar="FILE", help="the paper run's config (default: config/paper.yaml)"
     )
+    p.add_argument(
+        "--variant",
+        metavar="NAME",
+        help="lay config/variants/NAME.yaml on the paper config; --out then defaults to the "
+        "variant's published folder (<publish_dir>/PART/investigations)",
+    )
     p.add_argument("--data", metavar="DIR", help="prepared datasets (results/datasets/prepared)")
     p.add_argument("--mirror", action="append", default=[], help="dataset mirror path or URL")
     p.add_argument("--cache", metavar="DIR", help="dataset cache (results/datasets/cache)")

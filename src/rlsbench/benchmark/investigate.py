@@ -16,6 +16,12 @@ BLAS thread per task, so no result depends on ``--jobs``) and the writers of its
     rlsbench investigate PART                     # its investigations, one line each
     rlsbench investigate PART NAME [--set KEY=VALUE ...] [--jobs N] [--out DIR]
     rlsbench investigate PART NAME --markdown-only    # rewrite NAME.md from the CSVs in --out
+    rlsbench investigate PART NAME --variant VARIANT  # on config/variants/VARIANT.yaml
+
+``--variant`` layers a variant of the paper config (``config/variants/<name>.yaml``, as ``make
+variant`` does) on the paper config and writes beside the variant's published tables
+(``<publish_dir>/<part>/investigations``), so that the ledger judges the variant on its own
+investigations instead of on none.
 
 The framework names no part: it finds them with :func:`rlsbench.benchmark.parts.installed_parts`
 and imports an investigations module only when it is asked for.
@@ -50,6 +56,20 @@ GRIDS = "config/investigations/{part}.yaml"
 PAPER_CONFIG = "config/paper.yaml"
 #: Where a part's investigations write, relative to the working directory.
 OUT = "results/paper/{part}/investigations"
+#: A variant of the paper config (``--variant NAME``), relative to the working directory.
+VARIANT_CONFIG = "config/variants/{name}.yaml"
+
+
+def layered(base: Mapping, over: Mapping) -> dict:
+    """``base`` with ``over`` laid on it as Snakemake lays a second ``--configfile`` on the
+    first: mappings merged key by key, any other value (a list too) replaced."""
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = layered(out[key], value)
+        else:
+            out[key] = value
+    return out
 
 
 @dataclass(frozen=True)
@@ -89,6 +109,8 @@ class Context:
         The grid file.
     paper_config : Path
         The paper run's config; :meth:`paper_section` reads the part's section of it.
+    variant : Path or None
+        A variant laid on :attr:`paper_config` (:func:`layered`) before its section is read.
     data : Path
         Folder of the prepared datasets (``<name>.npz``).
     mirrors : list of str
@@ -110,6 +132,7 @@ class Context:
     section: dict
     config: Path
     paper_config: Path = Path(PAPER_CONFIG)
+    variant: Path | None = None
     data: Path = Path("results/datasets/prepared")
     mirrors: list = field(default_factory=list)
     cache: Path = Path("results/datasets/cache")
@@ -123,7 +146,12 @@ class Context:
         config = _read_yaml(self.paper_config)
         if not isinstance(config, dict) or not isinstance(config.get(self.part), dict):
             raise ConfigError(f"{self.paper_config}: no section {self.part!r}")
-        return config[self.part]
+        if self.variant is None:
+            return config[self.part]
+        over = _read_yaml(self.variant)
+        if not isinstance(over, dict):
+            raise ConfigError(f"{self.variant}: not a mapping of config keys")
+        return layered(config, over)[self.part]
 
     def seed_or(self, default: int) -> int:
         """``--seed`` if given, else ``default``."""
@@ -312,9 +340,22 @@ def run(
         The command line recorded in the outputs (default: built from ``overrides``).
     **options
         Fields of :class:`Context` (``paper_config``, ``data``, ``mirrors``, ``cache``,
-        ``out``, ``jobs``, ``seed``); ``out`` defaults to ``results/paper/<part>/investigations``.
+        ``out``, ``jobs``, ``seed``, ``variant``); ``out`` defaults to
+        ``results/paper/<part>/investigations``; ``variant`` (a name) lays
+        ``config/variants/<variant>.yaml`` on the paper config, and ``out`` then defaults to
+        the variant's ``<publish_dir>/<part>/investigations``.
     """
     investigation = get_investigation(part, name)
+    variant = options.pop("variant", None)
+    if variant is not None:
+        options["variant"] = Path(VARIANT_CONFIG.format(name=variant))
+        spec = _read_yaml(options["variant"])
+        if not isinstance(spec, dict) or spec.get("variant", {}).get("part") != part:
+            raise ConfigError(
+                f"{options['variant']}: not a variant of part {part!r} (its variant.part)"
+            )
+        if options.get("out") is None:
+            options["out"] = Path(spec["publish_dir"]) / part / "investigations"
     config = Path(config or GRIDS.format(part=part))
     section = load_section(config, name, investigation.keys, overrides)
     if command is None:
@@ -323,7 +364,7 @@ def run(
         command = command_line(part, name, [a for s in sets for a in ("--set", s)])
     options = {k: v for k, v in options.items() if v is not None}
     options.setdefault("out", OUT.format(part=part))
-    for key in ("out", "data", "cache", "paper_config"):
+    for key in ("out", "data", "cache", "paper_config", "variant"):
         if key in options:
             options[key] = Path(options[key])
     context = Context(part, name, section, config, command=command, **options)
@@ -353,7 +394,8 @@ def _recorded(args) -> list[str]:
     """The options of ``args`` that can change a result, as given."""
     out = []
     for flag, value in (("--config", args.config), ("--paper-config", args.paper_config),
-                        ("--data", args.data), ("--seed", args.seed)):  # fmt: skip
+                        ("--variant", args.variant), ("--data", args.data),
+                        ("--seed", args.seed)):  # fmt: skip
         if value is not None:
             out += [flag, str(value)]
     for mirror in args.mirror:
@@ -376,6 +418,7 @@ def main(args) -> int:
         markdown_only=args.markdown_only,
         command=command_line(args.part, args.name, _recorded(args)),
         paper_config=args.paper_config,
+        variant=args.variant,
         data=args.data,
         mirrors=mirrors,
         cache=args.cache,
