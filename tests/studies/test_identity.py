@@ -98,3 +98,20 @@ def test_a_run_directory_that_does_not_exist_is_refused(tmp_path, capsys):
     with pytest.raises(SystemExit):
         identity.main([str(tmp_path / "nope")])
     assert "is not a directory" in capsys.readouterr().err
+
+
+def test_a_condition_number_past_float64s_precision_compares_as_one_value(tmp_path, capsys):
+    """cond ≥ 1/ε has no reproducible digits (it changes with the CPU's BLAS); below that limit
+    a difference is still found."""
+    committed = tmp_path / "committed" / "buteneers"
+    run = tmp_path / "run" / "buteneers"
+    committed.mkdir(parents=True)
+    run.mkdir(parents=True)
+    table = pd.DataFrame({"task": ["cancer", "servo"], "cond": [4.87452e17, 4.70371e11]})
+    table.to_csv(committed / "results.csv", index=False)
+    table.assign(cond=[1.24326e18, 4.70371e11]).to_csv(run / "results.csv", index=False)
+    argv = [str(tmp_path / "run"), "--committed", str(tmp_path / "committed")]
+    assert identity.main(argv) == 0
+    table.assign(cond=[1.24326e18, 4.70372e11]).to_csv(run / "results.csv", index=False)
+    assert identity.main(argv) == 1
+    assert "column 'cond'" in capsys.readouterr().out

@@ -18,6 +18,14 @@ columns). Figures, Markdown and LaTeX files are derived from these tables and ar
 The folders ``investigations/`` are left out: they are written by separate runs
 (``results/paper/<part>/investigations/``), not by the workflow.
 
+A number past float64's precision carries no reproducible digits: a condition number at or
+above 1/ε (≈ 4.5e15; the matrix is singular to working precision) is the ratio of a singular
+value to a rounding error, and its digits change with the CPU's BLAS kernels (buteneers'
+``cond`` of the Cancer task: 4.87e17 on the machine that made the committed table, 1.24e18 on
+another, every other cell of the part's tables the same). The columns of
+:data:`PRECISION_LIMITED` therefore compare such values as one value, "beyond float64"; below
+the limit they are compared exactly, as everything else.
+
 The fidelity ledger (``<committed>/fidelity.csv``, made from ``<run>/fidelity/``) quotes
 measured times in its ``ours`` cells, so it is compared on what two runs must share: each
 row's key, the paper's numbers, the verdict, the cause and the evidence; the rows whose *ours*
@@ -35,9 +43,14 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from rlsbench.studies.fidelity.ledger import KEY_COLUMNS
+
+#: Columns whose values at or above a limit mean only "beyond float64's precision": there they
+#: compare as one value (+inf), below it exactly. ``cond``: condition numbers (buteneers).
+PRECISION_LIMITED = {"cond": 1.0 / np.finfo(np.float64).eps}
 
 #: Columns that identify a row of the fidelity ledger (``results/paper/fidelity.csv``).
 LEDGER_KEY = KEY_COLUMNS
@@ -148,9 +161,24 @@ def compare_table(run_file: Path, committed_file: Path, rel: Path) -> Comparison
     aside = tuple(c for c in theirs.columns if c in RUN_DEPENDENT_COLUMNS)
     keep = [c for c in theirs.columns if c not in RUN_DEPENDENT_COLUMNS]
     ours = ours[[c for c in ours.columns if c not in RUN_DEPENDENT_COLUMNS]]
-    problem = compare_frames(ours, theirs[keep])
+    ours, theirs = beyond_precision(ours), beyond_precision(theirs[keep])
+    problem = compare_frames(ours, theirs)
     status = "differs" if problem else "identical"
     return Comparison(str(rel), len(theirs), status, problem, aside)
+
+
+def beyond_precision(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with the values of :data:`PRECISION_LIMITED` columns at or above their limit
+    replaced by +inf (a copy where any is)."""
+    columns = [c for c in PRECISION_LIMITED if c in frame.columns]
+    if not columns:
+        return frame
+    frame = frame.copy()
+    for column in columns:
+        values = frame[column]
+        if pd.api.types.is_numeric_dtype(values):
+            frame[column] = values.where(~(values >= PRECISION_LIMITED[column]), np.inf)
+    return frame
 
 
 def compare_ledger(run_file: Path, committed_file: Path, rel: Path) -> Comparison:
