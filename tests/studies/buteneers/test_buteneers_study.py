@@ -275,6 +275,18 @@ def test_a_case_runs_the_eigen_methods_without_times(tmp_path):
     assert pd.DataFrame(rows).equals(pd.DataFrame(again))
 
 
+def test_a_case_runs_the_lars_column_with_the_tasks_method_options(tmp_path):
+    """A variant's options (plain LARS) reach the investigations' runs through the task."""
+    from rlsbench.studies.buteneers.investigations import run_case
+
+    methods = ("rr_eigen", "lars")
+    default = run_case(TINY_TASK, 0, "paper", PAPER_CODING, [], str(tmp_path), methods)
+    plain = dict(TINY_TASK, method_options={"lars": {"path": "lar", "stop": "cv"}})
+    plain = run_case(plain, 0, "paper", PAPER_CODING, [], str(tmp_path), methods)
+    assert plain[0] == default[0]  # RR is not touched
+    assert plain[1]["method"] == "lars" and plain[1] != default[1]
+
+
 def test_encoding_and_repeats_check_the_claims_per_run(tmp_path):
     from rlsbench.studies.buteneers.investigations import (
         encoding,

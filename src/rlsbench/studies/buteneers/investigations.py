@@ -81,7 +81,8 @@ def run_case(spec, seed, coding, features, mirrors, cache_dir, methods, lambda_l
     Parameters
     ----------
     spec : dict
-        A task of the ``buteneers`` section (with its ``name``).
+        A task of the ``buteneers`` section (with its ``name``; its ``method_options``, if
+        any, are the section's: a variant's options of the table's columns).
     seed : int
     coding : str
         The coding's name (a column of the rows).
@@ -118,6 +119,7 @@ def run_case(spec, seed, coding, features, mirrors, cache_dir, methods, lambda_l
             seed=seed,
             fixed=[built["X_train"].shape[1] - 1],
             lambda_range=(lambda_low, 1e2),
+            method_options=spec.get("method_options"),
         )
     out = []
     for r in rows:
@@ -461,6 +463,8 @@ def _run(ctx):
     tasks = elm_tasks(config, ctx.section["tasks"])
     if not tasks:
         raise ConfigError(f"{ctx.paper_config}: no ELM task of the paper in buteneers.tasks")
+    if config.get("method_options"):  # a variant's (plain LARS): each task runs with them
+        tasks = [dict(t, method_options=config["method_options"]) for t in tasks]
     seed = ctx.seed_or(config.get("seed", 0))
     where = (ctx.mirrors, str(ctx.cache))
     if ctx.name == "encoding":
