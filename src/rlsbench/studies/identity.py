@@ -177,7 +177,7 @@ def beyond_precision(frame: pd.DataFrame) -> pd.DataFrame:
     for column in columns:
         values = frame[column]
         if pd.api.types.is_numeric_dtype(values):
-            frame[column] = values.where(~(values >= PRECISION_LIMITED[column]), np.inf)
+            frame[column] = values.mask(values >= PRECISION_LIMITED[column], np.inf)
     return frame
 
 

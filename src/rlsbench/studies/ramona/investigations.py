@@ -611,9 +611,10 @@ def cputime_n(ctx):
     BLAS thread; rows as the part's ``cputime/rows.csv``."""
     from rlsbench.studies.ramona.config import cputime_job_settings
 
-    cpu = cputime_job_settings(ctx.paper_section())
+    section = ctx.paper_section()
+    cpu = cputime_job_settings(section)
     cpu = {**cpu, "methods": list(ctx.section["methods"]), "n_repeats": ctx.section["n_repeats"]}
-    seed = ctx.seed_or(ctx.paper_section().get("seed", 0))
+    seed = ctx.seed_or(section.get("seed", 0))
     tasks = [(int(N), cpu, seed) for N in ctx.section["N"]]
     rows = [row for part in ctx.map(_cputime_n_task, tasks, parallel=False) for row in part]
     frame = pd.DataFrame(rows)
