@@ -11,9 +11,11 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-# pandas is not among them yet: the table modules the rule files name (results, statistics,
-# the scaling study's experiment) import it at their top (~0.4 s a start)
-HEAVY = ("sklearn", "scipy.stats", "scipy.linalg", "numba", "matplotlib", "seaborn")
+# pandas too (a quarter of a second a start): the modules the rule files name hold it as
+# rlsbench.lazy.lazy_module("pandas"), and the views import pandas' Styler where they use it.
+# (Snakemake imports pandas itself where it compares the params of outputs that exist; the
+# dry run here is of a fresh folder, like a first run.)
+HEAVY = ("sklearn", "scipy.stats", "scipy.linalg", "numba", "matplotlib", "seaborn", "pandas")
 
 # a dry run of Snakemake's command line in this process; the modules it loaded go to a file
 CODE = """

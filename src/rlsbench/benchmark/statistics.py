@@ -40,12 +40,12 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 import numpy as np
-import pandas as pd
 
 from rlsbench.errors import RLSBenchError
 from rlsbench.lazy import lazy_module
 
 stats = lazy_module("scipy.stats")
+pd = lazy_module("pandas")  # the rule files import this module while Snakemake reads them
 
 #: Columns of a step table that the operating points read.
 RUN_COLUMNS = ["dataset", "method", "fold", "seed"]

@@ -30,16 +30,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import pandas as pd
-from pandas.io.formats.style import Styler
-
 from rlsbench.benchmark.atomic import atomic_write_text
 from rlsbench.benchmark.parts import PartPluginError, distribution_of, installed_parts, papers
 from rlsbench.benchmark.views import page
+from rlsbench.lazy import lazy_module
 from rlsbench.studies.fidelity.investigations import CLASSES
 from rlsbench.studies.fidelity.ours import RunTree
 from rlsbench.studies.fidelity.transcription import load_claims
 from rlsbench.studies.fidelity.verdicts import VERDICTS
+
+# pandas on first use: Snakemake reads this module with the rule files before any job
+pd = lazy_module("pandas")
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +113,8 @@ def sortable_table(frame: pd.DataFrame, ident: str, *, escape=True, numeric=()) 
     """A small sortable table (pandas Styler) in the classes of the table views, with the HTML
     id ``ident`` (``escape``: cells are text, else HTML; ``numeric``: columns aligned right)."""
     frame = frame.reset_index(drop=True)
+    from pandas.io.formats.style import Styler
+
     styler = Styler(frame, uuid=ident, cell_ids=False)
     styler.hide(axis="index")
     styler.format(escape="html" if escape else None, na_rep="–")

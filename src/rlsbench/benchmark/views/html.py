@@ -9,11 +9,12 @@ import html
 import re
 from collections.abc import Sequence
 
-import pandas as pd
-from pandas.io.formats.style import Styler
-
 from rlsbench.benchmark.views._styler import _literal
 from rlsbench.benchmark.views.markdown import Table, markdown_blocks
+from rlsbench.lazy import lazy_module
+
+# pandas on first use: Snakemake reads this module with the rule files before any job
+pd = lazy_module("pandas")
 
 #: Rows above which a table view gets a filter box.
 FILTER_ROWS = 20
@@ -98,6 +99,8 @@ def _styled_html(frame: pd.DataFrame, header: Sequence[str], numeric: Sequence[b
     when it is long."""
     columns = range(frame.shape[1])
     frame = frame.set_axis(columns, axis=1)
+    from pandas.io.formats.style import Styler
+
     styler = Styler(frame, uuid=ident, cell_ids=False)
     styler.hide(axis="index")
     styler.relabel_index([_literal(h) for h in header], axis="columns")

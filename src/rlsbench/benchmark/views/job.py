@@ -7,13 +7,15 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-import pandas as pd
-
 from rlsbench.benchmark.atomic import atomic_write_text
 from rlsbench.benchmark.outputs import latex_path, view_path, viewed_tables  # noqa: F401
 from rlsbench.benchmark.views.html import frame_view, markdown_view
 from rlsbench.benchmark.views.latex import markdown_latex
 from rlsbench.benchmark.views.made import made_line
+from rlsbench.lazy import lazy_module
+
+# pandas on first use: Snakemake reads this module with the rule files before any job
+pd = lazy_module("pandas")
 
 log = logging.getLogger(__name__)
 

@@ -8,13 +8,14 @@ import math
 import re
 from collections.abc import Sequence
 
-import pandas as pd
-from pandas.io.formats.style import Styler
-
 from rlsbench.benchmark.views._styler import _literal
 from rlsbench.benchmark.views.fit import TABCOLSEP_PT, Layout, fit_latex
 from rlsbench.benchmark.views.latex_text import latex_escape
 from rlsbench.benchmark.views.markdown import Table, markdown_blocks
+from rlsbench.lazy import lazy_module
+
+# pandas on first use: Snakemake reads this module with the rule files before any job
+pd = lazy_module("pandas")
 
 
 def _column_format(layout: Layout, numeric: Sequence[bool]) -> str:
@@ -58,6 +59,8 @@ def table_latex(
         )
         if frame.empty:  # a table without rows still shows its header
             frame = pd.DataFrame(columns=range(len(layout.columns)))
+        from pandas.io.formats.style import Styler
+
         styler = Styler(frame, uuid="rlsbench")
         styler.hide(axis="index")
         styler.relabel_index(

@@ -55,10 +55,12 @@ attached to the whole item. Rows whose verdict is not *contradicts* have an empt
 
 from __future__ import annotations
 
-import pandas as pd
-
+from rlsbench.lazy import lazy_module
 from rlsbench.studies.fidelity.papers import paper_ledgers
 from rlsbench.studies.fidelity.transcription import load_claims, read_data
+
+# pandas on first use: Snakemake reads this module with the rule files before any job
+pd = lazy_module("pandas")
 
 COLUMNS = ("paper", "scope", "dataset", "cause", "finding", "evidence")
 

@@ -25,9 +25,8 @@ import json
 import math
 from pathlib import Path
 
-import pandas as pd
-
 from rlsbench.benchmark.atomic import atomic_path, atomic_write_text
+from rlsbench.lazy import lazy_module
 from rlsbench.studies.fidelity.claims import Outcome
 from rlsbench.studies.fidelity.investigations import CLASSES, attach, first_class
 from rlsbench.studies.fidelity.ours import RunTree, read_ours
@@ -39,6 +38,9 @@ from rlsbench.studies.fidelity.transcription import (
     load_reported,
 )
 from rlsbench.studies.fidelity.verdicts import VERDICTS, cell_verdicts, claim_verdict, roll_up
+
+# pandas on first use: Snakemake reads this module with the rule files before any job
+pd = lazy_module("pandas")
 
 LEDGER_COLUMNS = (
     "level",

@@ -19,9 +19,12 @@ import math
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
+from rlsbench.lazy import lazy_module
 from rlsbench.studies.fidelity.papers import paper_ledgers, part_files
+
+# pandas on first use: Snakemake reads this module with the rule files before any job
+pd = lazy_module("pandas")
 
 #: The columns of our numbers (a reader's rows).
 OURS_COLUMNS = (

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import re
 
-import pandas as pd
-
+from rlsbench.lazy import lazy_module
 from rlsbench.studies.fidelity.papers import paper_ledgers
 from rlsbench.studies.fidelity.verdicts import GOOD
+
+# pandas on first use: Snakemake reads this module with the rule files before any job
+pd = lazy_module("pandas")
 
 #: Words that call an item reproduced (kind "reproduced") or merely run again ("regenerated").
 CLAIM_WORDS = re.compile(

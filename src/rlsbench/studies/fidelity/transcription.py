@@ -45,9 +45,11 @@ from __future__ import annotations
 import math
 import re
 
-import pandas as pd
-
+from rlsbench.lazy import lazy_module
 from rlsbench.studies.fidelity.papers import paper_ledgers
+
+# pandas on first use: Snakemake reads this module with the rule files before any job
+pd = lazy_module("pandas")
 
 REPORTED_COLUMNS = (
     "paper",

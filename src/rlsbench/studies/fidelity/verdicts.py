@@ -96,7 +96,11 @@ import math
 from statistics import NormalDist
 
 import numpy as np
-import pandas as pd
+
+from rlsbench.lazy import lazy_module
+
+# pandas on first use: Snakemake reads this module with the rule files before any job
+pd = lazy_module("pandas")
 
 VERDICTS = ("match", "same conclusion", "inconclusive", "contradicts", "not public", "not run")
 GOOD = ("match", "same conclusion")

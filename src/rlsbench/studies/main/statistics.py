@@ -12,12 +12,13 @@ import logging
 from collections.abc import Mapping
 from typing import NamedTuple
 
-import pandas as pd
-
 from rlsbench.benchmark import statistics as st
 from rlsbench.benchmark.config import ConfigError
-from rlsbench.benchmark.results import read_step_table
-from rlsbench.benchmark.tables import markdown_table, write_csv, write_markdown
+from rlsbench.lazy import lazy_module
+
+# the rule files call check() and outputs() while Snakemake reads them: pandas (and the table
+# modules, which import it) on first use, in the jobs
+pd = lazy_module("pandas")
 
 log = logging.getLogger(__name__)
 
@@ -389,6 +390,8 @@ def _draw(png, title, diagram, reason, alpha):
 
 
 def _summary(tables: dict, points: list[str], section: dict, left=()) -> str:
+    from rlsbench.benchmark.tables import markdown_table
+
     lines = [
         "# Statistics across datasets (main part)",
         "",
@@ -484,6 +487,9 @@ def statistics_job(steps, md, cd, *, settings, **tables):
     """
     if sorted(tables) != sorted(TABLES):
         raise TypeError(f"statistics_job writes the tables {TABLES}, got {sorted(tables)}")
+    from rlsbench.benchmark.results import read_step_table
+    from rlsbench.benchmark.tables import write_csv, write_markdown
+
     frame = read_step_table(steps)
     points = operating_points(settings)
     stems = diagram_stems(settings)

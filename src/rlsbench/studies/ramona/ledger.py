@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import pandas as pd
 
+from rlsbench.lazy import lazy_module
 from rlsbench.studies.fidelity.claims import (
     NOISE_Z,
     ClaimChecks,
@@ -42,6 +42,9 @@ from rlsbench.studies.fidelity.verdicts import (
     fit_exponent,
     interval_text,
 )
+
+# pandas on first use: Snakemake reads this module with the rule files before any job
+pd = lazy_module("pandas")
 
 CHECKS = ClaimChecks()
 check = CHECKS.register

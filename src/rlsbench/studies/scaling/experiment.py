@@ -40,11 +40,14 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from rlsbench.benchmark.config import ConfigError
 from rlsbench.benchmark.timing import Stopwatch
 from rlsbench.benchmark.workflow import JobError
+from rlsbench.lazy import lazy_module
+
+# pandas on first use: Snakemake reads this module with the rule files before any job
+pd = lazy_module("pandas")
 
 REFERENCE_METHOD = "greedy_rls"
 VARIABLES = ("m", "n", "k")
