@@ -49,12 +49,22 @@ if workflow.is_main_process:
     warm_up()
 
 
+# The rules' jobs (`run: JOB(...)`, rlsbench.benchmark.jobserver.run_in_thread) run in threads
+# of this process, which hand them to the job server: without --force-use-threads, which
+# Snakemake gives a cluster's single jobs but not its groups, it would start a Snakemake of its
+# own for every run: job (jobserver.run_jobs_in_threads).
+from rlsbench.benchmark.jobserver import run_jobs_in_threads
+
+run_jobs_in_threads()
+
+
 # Snakemake's default job rate limit is for cluster submissions; on a local run it only
 # replans every second and holds the exit for a second (jobserver.lift_local_rate_limit).
 onstart:
-    from rlsbench.benchmark.jobserver import lift_local_rate_limit
+    from rlsbench.benchmark.jobserver import forward_stop_signals, lift_local_rate_limit
 
     lift_local_rate_limit(workflow)
+    forward_stop_signals()
 
 
 report: "workflow/report/workflow.rst"

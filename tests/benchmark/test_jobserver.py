@@ -479,3 +479,92 @@ def test_a_real_local_run_has_its_rate_limit_lifted(tmp_path):
     max_jobs, timespan = (tmp_path / "before.txt").read_text().split()
     assert (int(max_jobs), float(timespan)) == (100, 1.0)
     assert (tmp_path / "lifted.txt").read_text() == "True None"
+
+
+# ---------------------------------------------------------------------------------------------
+# run: jobs (the rules' `run: JOB(...)`): a thread of Snakemake's own process hands the job over
+# ---------------------------------------------------------------------------------------------
+def test_a_run_job_gets_the_environment_snakemake_gives_a_jobs_process(monkeypatch):
+    from rlsbench.benchmark.jobserver import job_environment
+
+    monkeypatch.setenv("RLSBENCH_TEST_MARK", "kept")
+    smk = SimpleNamespace(threads=3, resources={"tmpdir": "/scratch/x", "mem_mb": 10})
+    env = job_environment(smk)
+    assert env["RLSBENCH_TEST_MARK"] == "kept"
+    for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        assert env[name] == "3"
+    assert env["TMPDIR"] == env["TMP"] == "/scratch/x"
+
+
+def test_switched_off_a_run_job_runs_in_a_new_interpreter(tmp_path, monkeypatch, sockets):
+    from rlsbench.benchmark.jobserver import JobFailed, run_in_thread
+
+    monkeypatch.setenv("RLSBENCH_JOBSERVER", "0")
+    monkeypatch.setenv("TMPDIR", str(sockets))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]))
+    out = tmp_path / "out.txt"
+    run_in_thread(_smk(tmp_path, "write_pid_job", out))
+    pid, parent, text, _ = out.read_text().split()
+    assert int(parent) == os.getpid() and int(pid) != os.getpid() and text == "done"
+    assert not list(sockets.glob("rlsbench-*.sock"))  # no server was started
+    with pytest.raises(JobFailed, match="rule test_rule: the job ended with exit status 1"):
+        run_in_thread(_smk(tmp_path, "failing_job", tmp_path / "out"))
+
+
+RUN_SNAKEFILE = """
+import os
+from snakemake.script import Snakemake
+from rlsbench.benchmark.jobserver import run_in_thread, run_jobs_in_threads
+
+run_jobs_in_threads()
+
+rule all:
+    input: "job.txt", "thread.txt"
+
+rule thread:
+    output: "thread.txt"
+    run:
+        open(output[0], "w").write(str(os.getpid()))
+
+rule job:
+    output: out="job.txt"
+    log: "job.log"
+    params: function="tests.benchmark.test_jobserver.write_pid_job", text="{text}"
+    threads: 1
+    run:
+        run_in_thread(Snakemake(input, output, params, wildcards, threads, resources, log,
+                                config, rule, bench_iteration))
+
+rule failing:
+    output: out="fail.txt"
+    log: "fail.log"
+    params: function="tests.benchmark.test_jobserver.failing_job"
+    run:
+        run_in_thread(Snakemake(input, output, params, wildcards, threads, resources, log,
+                                config, rule, bench_iteration))
+"""
+
+
+def test_a_run_job_runs_in_a_thread_of_snakemake_and_a_child_of_the_server(tmp_path, env):
+    """Against the installed Snakemake, without --force-use-threads (no workflow profile): a
+    ``run:`` job runs in Snakemake's own process (run_jobs_in_threads; a Snakemake that
+    renamed what it patches would start a Snakemake per job), and a job handed over runs in a
+    child of the job server; a failing one fails the run with its one line."""
+    (tmp_path / "Snakefile").write_text(RUN_SNAKEFILE.replace("{text}", "handed"))
+    snakemake = Path(sys.executable).parent / "snakemake"
+    cmd = [str(snakemake), "--cores", "1", "--workflow-profile", "none"]
+    pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.STDOUT, "text": True}
+    run = subprocess.Popen(cmd, cwd=tmp_path, env=env, **pipes)
+    log, _ = run.communicate(timeout=240)
+    assert run.returncode == 0, log[-3000:]
+    assert int((tmp_path / "thread.txt").read_text()) == run.pid
+    pid, parent, text, _ = (tmp_path / "job.txt").read_text().split()
+    assert text == "handed" and int(parent) != run.pid and int(pid) != run.pid
+    assert "rule job:" in (tmp_path / "job.log").read_text()
+
+    failed = subprocess.run(
+        [*cmd, "fail.txt"], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert failed.returncode != 0
+    assert "rule failing: ValueError: parameter 'x' must be positive, got -1" in failed.stderr
+    assert not (tmp_path / "fail.txt").exists()

@@ -6,9 +6,10 @@
 # run's files). A part's rule file sets PART_TARGETS[<part>] (what `rule all` builds);
 # part_section fills PART_SECTIONS[<part>]; PART_BUILT_EXTRA[<part>], files it builds besides
 # its targets (the published copies of its raw tables) that the fidelity ledger may read.
-# Each rule that runs Python names a function in params and runs CALL, workflow/scripts/call.py
-# (see rlsbench.benchmark.workflow), in the conda environment ENVIRONMENT: both absolute, as a
-# part's rule file lives in its own package, away from this folder.
+# Each rule that runs Python names a function in params and hands it to JOB (from its run
+# directive, in a thread of Snakemake's process; see rlsbench.benchmark.workflow and .jobserver)
+# or to the script CALL, workflow/scripts/call.py (a process per job), and names the conda
+# environment ENVIRONMENT. Both paths are absolute: a part's rule file lives in its own package.
 import os
 import re
 from pathlib import Path
@@ -42,6 +43,24 @@ for _folder in (RUNDIR, "results/datasets"):
 # where the *_publish rules copy a run (results/paper; a variant's results/paper/variants/<name>)
 PUBLISH_DIR = config.get("publish_dir", "results/paper").rstrip("/")
 CALL = str(REPO / "workflow" / "scripts" / "call.py")
+
+
+def JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration):
+    """What a job's run directive does: the function its params name, in a child of the job
+    server (else in a new interpreter), as the script CALL runs it but without an interpreter
+    start per job (rlsbench.benchmark.jobserver.run_in_thread)."""
+    from snakemake.script import Snakemake
+
+    from rlsbench.benchmark.jobserver import run_in_thread
+
+    run_in_thread(
+        Snakemake(
+            input, output, params, wildcards, threads, resources, log, config, rule,
+            bench_iteration, workflow.basedir,
+        )
+    )  # fmt: skip
+
+
 ENVIRONMENT = str(REPO / "environment.yml")
 # each part's validated section ({} when absent or disabled) and what `rule all` builds of it
 PART_SECTIONS = {}

@@ -33,8 +33,8 @@ rule download:
         function="rlsbench.benchmark.datasets.rules.download_rule",
         root=workflow.basedir,
         raw_dir=dsrules.RAW,
-    script:
-        "../scripts/call.py"
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule prepare:
@@ -53,8 +53,8 @@ rule prepare:
     params:
         function="rlsbench.benchmark.datasets.rules.prepare_rule",
         raw_dir=dsrules.RAW,
-    script:
-        "../scripts/call.py"
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule datasets_all:

@@ -43,8 +43,8 @@ rule fidelity:
         "../../environment.yml"
     params:
         function="rlsbench.studies.fidelity.jobs.ledger_job",
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule fidelity_all:
@@ -67,5 +67,5 @@ rule fidelity_publish:
     params:
         function="rlsbench.benchmark.tables.publish",
         config=config,
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)

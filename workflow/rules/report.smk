@@ -76,8 +76,8 @@ for _part, (_category, _built, _section, _data) in REPORT_PARTS.items():
             configfiles=REPORT_CONFIGFILES,
             section=_section,
             titles={t: view_spec(_part, t)[2] for t in _tables if view_spec(_part, t)[2]},
-        script:
-            CALL
+        run:
+            JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 REPORT_VIEW_FILES = [
@@ -124,8 +124,8 @@ rule report_overview:
         # results/runs/<run>: the parts' tables lie under it (a prefix of the output)
         rundir=lambda wildcards, output: os.path.dirname(os.path.dirname(output.overview)),
         sections=PART_SECTIONS,
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule report_all:

@@ -1,10 +1,12 @@
 """Warm job processes: a job costs what its function costs, not an interpreter start.
 
-Every rule that runs Python starts ``workflow/scripts/call.py`` in a new interpreter
-(Snakemake's ``script:``). Importing what a job needs (numpy, scipy, scikit-learn, pandas,
-numba, matplotlib and rlsbench itself) takes seconds, many times the work of most jobs. Here
-the script is a thin client instead: it hands its job to a *job server* on the same machine,
-a process that imported all of that once and forks a fresh child for every job. The child
+A rule that runs Python through ``script:`` starts ``workflow/scripts/call.py`` in a new
+interpreter. Importing what a job needs (numpy, scipy, scikit-learn, pandas, numba, matplotlib
+and rlsbench itself) takes seconds, many times the work of most jobs. Here the script is a thin
+client instead, and rlsbench's own rules (``run: JOB(...)``, :func:`run_in_thread`) skip even
+that: a thread of Snakemake's process is the client. Either hands its job to a *job server* on
+the same machine, a process that imported all of that once and forks a fresh child for every
+job. The child
 runs the job exactly as the script would (:func:`rlsbench.benchmark.workflow.run_rule`, in the
 client's working directory, environment, standard streams and thread limits) and reports its
 exit status; the client exits with it. A job therefore still runs in a process of its own: a
@@ -394,7 +396,7 @@ def lift_local_rate_limit(workflow) -> bool:
 _FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
-def submit(smk, *, attempts: int = 3) -> int:
+def submit(smk, *, attempts: int = 3, env=None, in_thread: bool = False) -> int:
     """Run the Snakemake job ``smk`` in a child of the job server; its exit status, or minus
     the signal that ended it (as :class:`subprocess.Popen` gives).
 
@@ -410,7 +412,7 @@ def submit(smk, *, attempts: int = 3) -> int:
             request = {
                 "smk": smk,
                 "cwd": os.getcwd(),
-                "env": dict(os.environ),
+                "env": dict(os.environ) if env is None else env,
                 "path": list(sys.path),
                 "streams": streams,
             }
@@ -421,6 +423,8 @@ def submit(smk, *, attempts: int = 3) -> int:
                 continue  # a server that was ending: start another
             if reply.get("stale"):
                 continue  # the server's code changed on disk: it ends, the next one is fresh
+            if in_thread:
+                return _wait_in_thread(sock, reply["pid"])
             return _wait_for_child(sock, reply["pid"])
     raise JobServerUnavailable(f"no job server accepted the job in {attempts} attempts")
 
@@ -467,6 +471,183 @@ def _wait_for_child(sock, pid):
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def _wait_in_thread(sock, pid):
+    """:func:`_wait_for_child` for a job of a thread of Snakemake's own process: no signal
+    handlers there (only the main thread has them); when Snakemake's main thread ends (a
+    Ctrl-C, a failed run), the connection closes and the child stops itself."""
+    import threading
+
+    sock.settimeout(_THREAD_POLL_SECONDS)
+    main = threading.main_thread()
+    _THREAD_CHILDREN.add(pid)
+    try:
+        while True:
+            try:
+                reply = _recv(sock)
+            except TimeoutError:
+                if not main.is_alive():
+                    return -signal.SIGTERM
+                continue
+            except (EOFError, OSError):
+                print(
+                    f"rlsbench: the job's process ({pid}) ended without reporting a status",
+                    file=sys.stderr,
+                )
+                return 1
+            if "signal" in reply:
+                return -int(reply["signal"])
+            return int(reply["status"])
+    finally:
+        _THREAD_CHILDREN.discard(pid)
+
+
+#: The server's children that run the ``run:`` jobs of this process now (their pids).
+_THREAD_CHILDREN: set = set()
+#: The stop signals this process received (:func:`forward_stop_signals`).
+_STOPPED: list = []
+
+
+def forward_stop_signals() -> bool:
+    """Pass the stop signals Snakemake's process receives on to the children of its ``run:``
+    jobs, then to the handler it had (the Snakefile's ``onstart:``, in the main thread).
+
+    A ``script:`` job's process is in Snakemake's process group, and a Ctrl-C, ``timeout`` or
+    ``rlsbench run`` reaches it with Snakemake; a server's child is not, so the signal is
+    passed on here. Returns whether the handlers were installed (only the main thread can).
+    """
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    for sig in _FORWARDED:
+        previous = signal.getsignal(sig)
+
+        def handler(signum, frame, previous=previous):
+            _STOPPED.append(signum)
+            for pid in list(_THREAD_CHILDREN):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signum)
+            if callable(previous):
+                previous(signum, frame)
+            elif previous == signal.SIG_DFL:
+                signal.signal(signum, signal.SIG_DFL)
+                os.kill(os.getpid(), signum)
+
+        signal.signal(sig, handler)
+    return True
+
+
+#: Seconds between a thread's checks that Snakemake's main thread still runs.
+_THREAD_POLL_SECONDS = 0.5
+
+#: What Snakemake sets in the environment of a job's process from its threads
+#: (``snakemake.shell``), and from its ``tmpdir`` resource.
+_THREAD_VARIABLES = (
+    "OMP_NUM_THREADS",
+    "GOTO_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "VECLIB_MAXIMUM_THREADS",
+    "NUMEXPR_NUM_THREADS",
+)
+_TMPDIR_VARIABLES = ("TMPDIR", "TMP", "TEMPDIR", "TEMP")
+
+
+def job_environment(smk) -> dict:
+    """The environment Snakemake gives a ``script:`` job's process: its own, with the job's
+    thread count for the BLAS and OpenMP pools and its ``tmpdir`` resource."""
+    env = dict(os.environ)
+    threads = str(getattr(smk, "threads", 1) or 1)
+    env.update(dict.fromkeys(_THREAD_VARIABLES, threads))
+    tmpdir = dict(getattr(smk, "resources", {}) or {}).get("tmpdir")
+    if tmpdir:
+        env.update(dict.fromkeys(_TMPDIR_VARIABLES, str(tmpdir)))
+    return env
+
+
+class JobFailed(RuntimeError, RLSBenchError):
+    """A ``run:`` job ended with a non-zero status (its one-line reason is on stderr)."""
+
+
+def run_in_thread(smk) -> None:
+    """What a rule's ``run:`` does (Snakemake's own process, one of its threads): the job in a
+    child of the job server, else in a new interpreter, as a ``script:`` job would run.
+
+    Raises
+    ------
+    JobFailed
+        The job's status was not 0.
+    """
+    own_process = bool(getattr(smk.params, "own_process", False)) if smk.params else False
+    env = job_environment(smk)
+    status = None
+    if enabled() and not own_process:
+        try:
+            status = submit(smk, env=env, in_thread=True)
+        except JobServerUnavailable as exc:
+            print(f"rlsbench: running the job in its own process ({exc})", file=sys.stderr)
+    if status is None:
+        status = _run_in_new_interpreter(smk, env)
+    if status == 0 and _STOPPED:
+        # Snakemake stops and no longer records jobs as finished: a job that ended meanwhile
+        # leaves no output, as a script: job's process stopped by the signal would not
+        import shutil
+
+        for path in smk.output:
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                with contextlib.suppress(FileNotFoundError):
+                    os.remove(path)
+        status = -_STOPPED[0]
+    if status != 0:
+        how = f"killed by {_signal_name(-status)}" if status < 0 else f"exit status {status}"
+        raise JobFailed(f"rule {smk.rule}: the job ended with {how}")
+
+
+def run_jobs_in_threads() -> bool:
+    """Have Snakemake's local executor run ``run:`` jobs in its own threads, as
+    ``--force-use-threads`` does, in every Snakemake process that reads the workflow (the
+    Snakefile calls this).
+
+    Without the flag the executor starts a new Snakemake for every ``run:`` job (a second or
+    two each), and the flag cannot be given everywhere: a cluster executor passes it to a
+    single job's Snakemake but not to a group's, and a local run without the workflow profile
+    has none. The executor reads the setting once, when it is made, so it is set there.
+    Returns whether Snakemake's executor was found (a Snakemake without it runs the jobs as
+    before: correct, only slower; ``tests/benchmark/test_jobserver.py`` checks).
+    """
+    try:
+        from snakemake.executors.local import Executor
+    except ImportError:
+        return False
+    original = getattr(Executor, "__post_init__", None)
+    if original is None:
+        return False
+    if getattr(original, "_rlsbench_threads", False):
+        return True
+
+    def __post_init__(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        self.use_threads = True
+
+    __post_init__._rlsbench_threads = True
+    Executor.__post_init__ = __post_init__
+    return True
+
+
+def _run_in_new_interpreter(smk, env) -> int:
+    fd, path = tempfile.mkstemp(prefix="rlsbench-job-", suffix=".pickle")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            pickle.dump(smk, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        cmd = [sys.executable, "-m", "rlsbench.benchmark.jobserver", "run", path]
+        return subprocess.call(cmd, env=env)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
 
 
 def _signal_name(number) -> str:
@@ -763,6 +944,13 @@ def main(argv=None) -> int:
         return 0
     if argv == ["stop"]:
         return stop()
+    if len(argv) == 2 and argv[0] == "run":  # a run: job outside the server (run_in_thread)
+        with open(argv[1], "rb") as fh:
+            smk = pickle.load(fh)
+        from rlsbench.benchmark.workflow import run_rule
+
+        run_rule(smk)
+        return 0
     print("usage: python -m rlsbench.benchmark.jobserver serve PATH | stop", file=sys.stderr)
     return 2
 

@@ -43,8 +43,8 @@ rule buteneers_task:
         name="{task}",
         task=lambda wc: BUTENEERS_TASKS[wc.task],
         common=buteneers_config.common(BUTENEERS),
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule buteneers_timing:
@@ -61,8 +61,8 @@ rule buteneers_timing:
         function="rlsbench.studies.buteneers.jobs.timing_job",
         timing=BUTENEERS.get("timing", {}),
         seed=BUTENEERS.get("seed", 0),
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule buteneers_tables:
@@ -78,8 +78,8 @@ rule buteneers_tables:
         ENVIRONMENT
     params:
         function="rlsbench.studies.buteneers.jobs.tables_job",
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule buteneers_all:
@@ -101,5 +101,5 @@ rule buteneers_publish:
     params:
         function="rlsbench.benchmark.tables.publish",
         config=config,
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)

@@ -86,8 +86,8 @@ rule main_alpha:
         function="rlsbench.benchmark.protocol.alpha_job",
         # the settings a λ search depends on (budgets or k caps do not re-run it)
         settings=MAIN_PROTOCOL.alpha_settings(),
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule main_select:
@@ -123,8 +123,8 @@ rule main_select:
         method="{method}",
         # the settings one dataset's jobs depend on (a change re-runs only those jobs)
         settings=lambda wc: MAIN_PROTOCOL.job_settings(wc.dataset),
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule main_alphas:
@@ -138,8 +138,8 @@ rule main_alphas:
         ENVIRONMENT
     params:
         function="rlsbench.benchmark.results.alphas_job",
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule main_aggregate:
@@ -155,8 +155,8 @@ rule main_aggregate:
         ENVIRONMENT
     params:
         function="rlsbench.benchmark.results.aggregate_job",
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule main_curves:
@@ -170,8 +170,8 @@ rule main_curves:
         ENVIRONMENT
     params:
         function="rlsbench.benchmark.results.curves_job",
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule main_runtime:
@@ -190,8 +190,8 @@ rule main_runtime:
     params:
         function="rlsbench.benchmark.results.runtime_job",
         prefix=f"{MAIN_DIR}/benchmarks/",
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule main_summary:
@@ -207,8 +207,8 @@ rule main_summary:
     params:
         function="rlsbench.benchmark.results.summary_job",
         report_k=MAIN.get("report_k", []),
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule main_checks:
@@ -224,8 +224,8 @@ rule main_checks:
     params:
         function="rlsbench.studies.main.jobs.checks_job",
         report_k=MAIN.get("report_k", []),
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule main_figures:
@@ -257,8 +257,8 @@ rule main_figures:
     params:
         function="rlsbench.studies.main.jobs.figures_job",
         dataset="{dataset}",
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 # one rule per figure across datasets, so that they draw side by side (each writes five files)
@@ -285,8 +285,8 @@ for _figure, _png in MAIN_OVERVIEW_FIGURES.items():
         params:
             function="rlsbench.studies.main.report.overview_figure_job",
             figure=_figure,
-        script:
-            CALL
+        run:
+            JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 if MAIN_STATISTICS:
@@ -322,8 +322,8 @@ if MAIN_STATISTICS:
         params:
             function="rlsbench.studies.main.statistics.statistics_job",
             settings=MAIN_STATISTICS,
-        script:
-            CALL
+        run:
+            JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 if MAIN_LATEX:
@@ -340,8 +340,8 @@ if MAIN_LATEX:
         params:
             function="rlsbench.benchmark.paper_table.paper_table_job",
             settings=MAIN_LATEX,
-        script:
-            CALL
+        run:
+            JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule main_all:
@@ -376,5 +376,5 @@ rule main_publish:
         function="rlsbench.benchmark.tables.publish",
         config=config,
         stale=MAIN_UNPUBLISHED,
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)

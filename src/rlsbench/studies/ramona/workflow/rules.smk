@@ -38,8 +38,8 @@ rule ramona_toy:
         # the settings of this job only: adding a method must not re-run the others
         toy=lambda wc: ramona_config.toy_job_settings(RAMONA, wc.method),
         seed=RAMONA.get("seed", 0),
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule ramona_realdata:
@@ -63,8 +63,8 @@ rule ramona_realdata:
         kernel="{kernel}",
         experiment=lambda wc: ramona_config.experiment_job(RAMONA, wc.experiment, wc.kernel),
         seed=RAMONA.get("seed", 0),
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule ramona_cputime:
@@ -84,8 +84,8 @@ rule ramona_cputime:
         axis="{axis}",
         cputime=ramona_config.cputime_job_settings(RAMONA),
         seed=RAMONA.get("seed", 0),
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule ramona_toy_report:
@@ -109,8 +109,8 @@ rule ramona_toy_report:
         ENVIRONMENT
     params:
         function="rlsbench.studies.ramona.jobs.toy_report_job",
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule ramona_realdata_report:
@@ -144,8 +144,8 @@ rule ramona_realdata_report:
             name: ramona_config.experiment(RAMONA, name)
             for name in RAMONA.get("realdata", {}).get("experiments", {})
         },
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule ramona_cputime_report:
@@ -163,8 +163,8 @@ rule ramona_cputime_report:
         ENVIRONMENT
     params:
         function="rlsbench.studies.ramona.jobs.cputime_report_job",
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule ramona_all:
@@ -186,5 +186,5 @@ rule ramona_publish:
     params:
         function="rlsbench.benchmark.tables.publish",
         config=config,
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)

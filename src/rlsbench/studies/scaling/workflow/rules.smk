@@ -52,8 +52,8 @@ rule scaling_point:
         function="rlsbench.studies.scaling.jobs.point_job",
         point=lambda wc: job_params(SCALING_POINTS, wc),
         settings=lambda wc: scaling_config.point_settings(SCALING, wc.method),
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule scaling_collect:
@@ -73,8 +73,8 @@ rule scaling_collect:
         function="rlsbench.studies.scaling.jobs.collect_job",
         plan=plan_rows(SCALING_PLAN, SCALING) if SCALING else [],
         section=SCALING,
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule scaling_agreement:
@@ -92,8 +92,8 @@ rule scaling_agreement:
     params:
         function="rlsbench.studies.scaling.jobs.agreement_job",
         excluded=scaling_config.agreement_excluded(SCALING),
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule scaling_tables:
@@ -118,8 +118,8 @@ rule scaling_tables:
     params:
         function="rlsbench.studies.scaling.jobs.tables_job",
         settings=SCALING,
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule scaling_figure:
@@ -150,8 +150,8 @@ rule scaling_figure:
         scale="{scale}",
         settings=SCALING,
         labels=scaling_config.legend_labels(SCALING),
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule scaling_all:
@@ -173,5 +173,5 @@ rule scaling_publish:
     params:
         function="rlsbench.benchmark.tables.publish",
         config=config,
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)

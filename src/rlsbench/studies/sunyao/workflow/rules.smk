@@ -59,8 +59,8 @@ rule sunyao_hyper_method:
         rvm=lambda wc: sunyao_config.method_rvm(SUNYAO, wc.sy_method),
         sigma2=SUNYAO.get("sigma2"),
         seed=SUNYAO.get("seed"),
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule sunyao_hyper:
@@ -87,8 +87,8 @@ rule sunyao_hyper:
         rvm=SUNYAO.get("rvm"),
         sigma2=SUNYAO.get("sigma2"),
         seed=SUNYAO.get("seed"),
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule sunyao_table1_runs:
@@ -119,8 +119,8 @@ rule sunyao_table1_runs:
         rvm=lambda wc: sunyao_config.method_rvm(SUNYAO, wc.sy_method),
         sigma2=SUNYAO.get("sigma2"),
         seed=SUNYAO.get("seed"),
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule sunyao_table1:
@@ -143,8 +143,8 @@ rule sunyao_table1:
         ENVIRONMENT
     params:
         function="rlsbench.studies.sunyao.jobs.table1_job",
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule sunyao_fig1_runs:
@@ -175,8 +175,8 @@ rule sunyao_fig1_runs:
         rvm=lambda wc: sunyao_config.method_rvm(SUNYAO, wc.sy_method),
         sigma2=SUNYAO.get("sigma2"),
         seed=SUNYAO.get("seed"),
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule sunyao_fig1:
@@ -201,8 +201,8 @@ rule sunyao_fig1:
     params:
         function="rlsbench.studies.sunyao.jobs.fig1_job",
         entry=SUNYAO_F1,
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
 
 
 rule sunyao_all:
@@ -224,5 +224,5 @@ rule sunyao_publish:
     params:
         function="rlsbench.benchmark.tables.publish",
         config=config,
-    script:
-        CALL
+    run:
+        JOB(input, output, params, wildcards, threads, resources, log, rule, bench_iteration)
