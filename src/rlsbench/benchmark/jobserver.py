@@ -437,6 +437,39 @@ def _is_open(fd):
     return True
 
 
+def _await_status(sock, pid, *, still_wanted=None):
+    """The job's status from the server: the child's own report (or the server's for a child
+    that called ``os._exit``), minus the signal that killed it, or 1 where neither answered.
+    With a timeout on ``sock``, ``still_wanted()`` is asked at each; false ends the wait."""
+    while True:
+        try:
+            reply = _recv(sock)
+        except InterruptedError:
+            continue
+        except TimeoutError:
+            if still_wanted is not None and not still_wanted():
+                return -signal.SIGTERM
+            continue
+        except (EOFError, OSError):
+            # neither the child nor the server answered (the server was killed)
+            print(
+                f"rlsbench: the job's process ({pid}) ended without reporting a status",
+                file=sys.stderr,
+            )
+            return 1
+        if "signal" in reply:
+            # the server's answer for a child killed by a signal (ours, forwarded, or the
+            # kernel's): a negative status, as subprocess gives
+            number = int(reply["signal"])
+            print(
+                f"rlsbench: the job's process ({pid}) ended without reporting a status: "
+                f"killed by {_signal_name(number)}",
+                file=sys.stderr,
+            )
+            return -number
+        return int(reply["status"])
+
+
 def _wait_for_child(sock, pid):
     def forward(signum, _frame):
         with contextlib.suppress(ProcessLookupError):
@@ -444,30 +477,7 @@ def _wait_for_child(sock, pid):
 
     previous = {sig: signal.signal(sig, forward) for sig in _FORWARDED}
     try:
-        while True:
-            try:
-                reply = _recv(sock)
-            except InterruptedError:
-                continue
-            except (EOFError, OSError):
-                # neither the child nor the server answered (the server was killed)
-                print(
-                    f"rlsbench: the job's process ({pid}) ended without reporting a status",
-                    file=sys.stderr,
-                )
-                return 1
-            if "signal" in reply:
-                # the server's answer for a child killed by a signal (ours, forwarded, or the
-                # kernel's): a negative status, as subprocess gives
-                number = int(reply["signal"])
-                print(
-                    f"rlsbench: the job's process ({pid}) ended without reporting a status: "
-                    f"killed by {_signal_name(number)}",
-                    file=sys.stderr,
-                )
-                return -number
-            # the child's own report, or the server's for a child that called os._exit
-            return int(reply["status"])
+        return _await_status(sock, pid)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
@@ -475,30 +485,15 @@ def _wait_for_child(sock, pid):
 
 def _wait_in_thread(sock, pid):
     """:func:`_wait_for_child` for a job of a thread of Snakemake's own process: no signal
-    handlers there (only the main thread has them); when Snakemake's main thread ends (a
-    Ctrl-C, a failed run), the connection closes and the child stops itself."""
+    handlers there (only the main thread has them; :func:`forward_stop_signals` passes them
+    on); when Snakemake's main thread ends, the wait ends and the connection closes, and the
+    child stops itself."""
     import threading
 
     sock.settimeout(_THREAD_POLL_SECONDS)
-    main = threading.main_thread()
     _THREAD_CHILDREN.add(pid)
     try:
-        while True:
-            try:
-                reply = _recv(sock)
-            except TimeoutError:
-                if not main.is_alive():
-                    return -signal.SIGTERM
-                continue
-            except (EOFError, OSError):
-                print(
-                    f"rlsbench: the job's process ({pid}) ended without reporting a status",
-                    file=sys.stderr,
-                )
-                return 1
-            if "signal" in reply:
-                return -int(reply["signal"])
-            return int(reply["status"])
+        return _await_status(sock, pid, still_wanted=threading.main_thread().is_alive)
     finally:
         _THREAD_CHILDREN.discard(pid)
 
