@@ -483,6 +483,15 @@ def _wait_for_child(sock, pid):
             signal.signal(sig, handler)
 
 
+#: Seconds between a thread's checks that Snakemake's main thread still runs.
+_THREAD_POLL_SECONDS = 0.5
+
+#: The server's children that run the ``run:`` jobs of this process now (their pids).
+_THREAD_CHILDREN: set = set()
+#: The stop signals this process received (:func:`forward_stop_signals`).
+_STOPPED: list = []
+
+
 def _wait_in_thread(sock, pid):
     """:func:`_wait_for_child` for a job of a thread of Snakemake's own process: no signal
     handlers there (only the main thread has them; :func:`forward_stop_signals` passes them
@@ -496,12 +505,6 @@ def _wait_in_thread(sock, pid):
         return _await_status(sock, pid, still_wanted=threading.main_thread().is_alive)
     finally:
         _THREAD_CHILDREN.discard(pid)
-
-
-#: The server's children that run the ``run:`` jobs of this process now (their pids).
-_THREAD_CHILDREN: set = set()
-#: The stop signals this process received (:func:`forward_stop_signals`).
-_STOPPED: list = []
 
 
 def forward_stop_signals() -> bool:
@@ -533,9 +536,6 @@ def forward_stop_signals() -> bool:
         signal.signal(sig, handler)
     return True
 
-
-#: Seconds between a thread's checks that Snakemake's main thread still runs.
-_THREAD_POLL_SECONDS = 0.5
 
 #: What Snakemake sets in the environment of a job's process from its threads
 #: (``snakemake.shell``), and from its ``tmpdir`` resource.
@@ -946,7 +946,10 @@ def main(argv=None) -> int:
 
         run_rule(smk)
         return 0
-    print("usage: python -m rlsbench.benchmark.jobserver serve PATH | stop", file=sys.stderr)
+    print(
+        "usage: python -m rlsbench.benchmark.jobserver serve PATH | stop | run JOB.pickle",
+        file=sys.stderr,
+    )
     return 2
 
 
